@@ -1,0 +1,29 @@
+/* Output files that appear under their final name only when complete: written to a
+ * temporary name in the same directory, flushed, and renamed by outfile_commit. */
+#ifndef CATENA_OUTFILE_H
+#define CATENA_OUTFILE_H
+
+#include <stdio.h>
+
+#include "error.h"
+
+struct outfile {
+    FILE *fp;
+    char *path; /* final path */
+    char *tmp;  /* temporary path, ".NAME.tmp.PID" in the same directory */
+};
+
+/* Opens DIR/NAME for writing under a temporary name. */
+int outfile_open(struct outfile *f, const char *dir, const char *name, struct catena_error *err);
+
+/* Flushes, checks every write succeeded, closes and renames into place. On failure the
+ * temporary file is removed and no file appears under the final name. */
+int outfile_commit(struct outfile *f, struct catena_error *err);
+
+/* Closes and removes the temporary file; safe on a file never opened or already done. */
+void outfile_abort(struct outfile *f);
+
+/* Creates DIR and its parents as needed. */
+int outfile_mkdirs(const char *dir, struct catena_error *err);
+
+#endif

@@ -1,0 +1,36 @@
+/* A whole run: state, stepping loop, recording, progress line, divergence check and
+ * summary.json. Used by `catena run` and by the tests. */
+#ifndef CATENA_RUN_H
+#define CATENA_RUN_H
+
+#include "error.h"
+#include "model.h"
+
+enum run_status {
+    RUN_OK,
+    RUN_DIVERGED,
+    RUN_INTERRUPTED,
+};
+
+struct run_options {
+    const char *out_dir; /* created if missing */
+    int progress;        /* 1: a one-line progress display on stderr */
+};
+
+struct run_result {
+    enum run_status status;
+    long steps_done;
+    double wall_s;         /* wall-clock seconds of the stepping loop */
+    double max_stretch;    /* final largest length/rest over live links */
+    long diverged_point;   /* -1 unless status is RUN_DIVERGED */
+};
+
+/* Runs m into o->out_dir. Returns CATENA_OK, CATENA_EFAIL (diverged, or an output could
+ * not be written; err says which) or CATENA_EINPUT. r is filled in every case. */
+int run_simulation(const struct model *m, const struct run_options *o, struct run_result *r,
+                   struct catena_error *err);
+
+/* "ok", "diverged", "interrupted". */
+const char *run_status_name(enum run_status status);
+
+#endif

@@ -1,0 +1,29 @@
+/* Scenario files (format v1, catena-scenario(5)) -> model. Every error names the file and
+ * the place: "FILE:LINE:COL: ..." for JSON syntax, "FILE: JSON.PATH: ..." otherwise. */
+#ifndef CATENA_SCENARIO_H
+#define CATENA_SCENARIO_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "model.h"
+
+/* One --set PATH=VALUE: a dotted path into the scenario ("solver.iterations",
+ * "points.3.mass") and a value, read as JSON when it parses as JSON, else as a string. */
+struct scenario_override {
+    const char *path;
+    const char *value;
+};
+
+/* Reads and checks a scenario file, applies the overrides, and builds the model.
+ * Returns a model the caller frees with model_destroy, or NULL with err filled
+ * (code CATENA_EINPUT for bad input, CATENA_EFAIL when the file cannot be read). */
+struct model *scenario_load(const char *path, const struct scenario_override *ov, size_t nov,
+                            struct catena_error *err);
+
+/* The same from bytes in memory; label names the source in messages. */
+struct model *scenario_parse(const char *label, const char *text, size_t len,
+                             const struct scenario_override *ov, size_t nov,
+                             struct catena_error *err);
+
+#endif

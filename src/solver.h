@@ -1,0 +1,21 @@
+/* One fixed step of the position-based solver: the only entry point that changes a state.
+ * Stages (per substep): integrate -> hold pins -> relax constraints; then, once per step,
+ * breaks. Follows Jakobsen, "Advanced Character Physics" (2001). */
+#ifndef CATENA_SOLVER_H
+#define CATENA_SOLVER_H
+
+#include "model.h"
+#include "state.h"
+
+/* Advances s by one step of m->dt (m->substeps substeps). Allocates nothing. */
+void solver_step(const struct model *m, struct state *s);
+
+/* Index of the first point whose position is non-finite or beyond SOLVER_ABSURD metres,
+ * or -1 when every position is usable. */
+#define SOLVER_ABSURD 1e12
+long solver_find_diverged(const struct state *s);
+
+/* Largest length/rest over live links (1 = exactly at rest; 0 when there are none). */
+double solver_max_stretch(const struct model *m, const struct state *s);
+
+#endif

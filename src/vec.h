@@ -1,0 +1,49 @@
+/* Small inline 3-vector helpers (Chipmunk-style). 2D scenarios use z = 0 throughout,
+ * so every module handles one representation. */
+#ifndef CATENA_VEC_H
+#define CATENA_VEC_H
+
+#include <math.h>
+
+typedef struct vec3 {
+    double x, y, z;
+} vec3;
+
+static inline vec3 v3(double x, double y, double z)
+{
+    return (vec3){x, y, z};
+}
+static inline vec3 v3_add(vec3 a, vec3 b)
+{
+    return (vec3){a.x + b.x, a.y + b.y, a.z + b.z};
+}
+static inline vec3 v3_sub(vec3 a, vec3 b)
+{
+    return (vec3){a.x - b.x, a.y - b.y, a.z - b.z};
+}
+static inline vec3 v3_scale(vec3 a, double s)
+{
+    return (vec3){a.x * s, a.y * s, a.z * s};
+}
+static inline double v3_dot(vec3 a, vec3 b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+static inline vec3 v3_cross(vec3 a, vec3 b)
+{
+    return (vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+static inline double v3_len(vec3 a)
+{
+    return sqrt(v3_dot(a, a));
+}
+static inline double v3_dist(vec3 a, vec3 b)
+{
+    return v3_len(v3_sub(a, b));
+}
+static inline int v3_isfinite(vec3 a)
+{
+    return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
+}
+
+#endif

@@ -1,0 +1,92 @@
+/* Test helpers (see testutil.h). */
+#define _XOPEN_SOURCE 700
+#include "testutil.h"
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct model *tu_chain(size_t n, vec3 a, vec3 b, double mass, int pin_first, int pin_last,
+                       double dt, int iterations)
+{
+    struct model *m = model_create();
+    if (!m)
+        return NULL;
+    m->dt = dt;
+    m->steps = 1;
+    m->iterations = iterations;
+    for (size_t i = 0; i < n; i++) {
+        double f = n > 1 ? (double)i / (double)(n - 1) : 0.0;
+        vec3 x = v3_add(a, v3_scale(v3_sub(b, a), f));
+        model_add_point(m, x, v3(0, 0, 0), mass / (double)n, 0.0, NULL);
+    }
+    for (size_t i = 0; i + 1 < n; i++)
+        model_add_link(m, (uint32_t)i, (uint32_t)(i + 1), v3_dist(m->x0[i], m->x0[i + 1]));
+    if (pin_first)
+        model_add_pin(m, 0, m->x0[0]);
+    if (pin_last && n > 1)
+        model_add_pin(m, (uint32_t)(n - 1), m->x0[n - 1]);
+    return m;
+}
+
+char *tu_tmpdir(void)
+{
+    const char *base = getenv("TMPDIR");
+    char tmpl[4096];
+    snprintf(tmpl, sizeof tmpl, "%s/catena-test.XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(tmpl))
+        return NULL;
+    return strdup(tmpl);
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+void tu_rmtree(const char *dir)
+{
+    if (dir)
+        nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+char *tu_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    for (size_t r; buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
+        n += r;
+        if (cap - n - 1 == 0) {
+            char *p = realloc(buf, cap *= 2);
+            if (!p) {
+                free(buf);
+                buf = NULL;
+            } else {
+                buf = p;
+            }
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+char *tu_path(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}

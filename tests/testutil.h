@@ -1,0 +1,26 @@
+/* Helpers shared by the Check tests: models built in code, temporary directories, files. */
+#ifndef CATENA_TESTUTIL_H
+#define CATENA_TESTUTIL_H
+
+#include <stddef.h>
+
+#include "model.h"
+
+/* A straight chain of n points from a to b, total mass spread evenly, links at rest.
+ * pin_first/pin_last pin the ends. dt, steps and iterations as given; damping 1. */
+struct model *tu_chain(size_t n, vec3 a, vec3 b, double mass, int pin_first, int pin_last,
+                       double dt, int iterations);
+
+/* A fresh empty directory under $TMPDIR (or /tmp); the caller frees the string. */
+char *tu_tmpdir(void);
+
+/* Removes a directory tree made by tu_tmpdir (best effort). */
+void tu_rmtree(const char *dir);
+
+/* Whole file contents, NUL-terminated; *len gets the size. NULL if unreadable. */
+char *tu_read_file(const char *path, size_t *len);
+
+/* Joins dir and name into a malloc'd path. */
+char *tu_path(const char *dir, const char *name);
+
+#endif
