@@ -17,7 +17,7 @@ struct scenario_override {
 
 /* Reads and checks a scenario file, applies the overrides, and builds the model.
  * Returns a model the caller frees with model_destroy, or NULL with err filled
- * (code CATENA_EINPUT for bad input, CATENA_EFAIL when the file cannot be read). */
+ * (code CATENA_EINPUT, also when the file cannot be read: exit status 2). */
 struct model *scenario_load(const char *path, const struct scenario_override *ov, size_t nov,
                             struct catena_error *err);
 

@@ -1,0 +1,93 @@
+/* The description `catena validate` prints (see describe.h). Numbers use the writers'
+ * shortest round-trip form, so a value printed here is exactly the value a run uses. */
+#include "describe.h"
+
+#include "fmt_double.h"
+#include "traj.h"
+
+/* One "key  value" line with the keys aligned. */
+#define KEY "%-12s"
+
+static void put_double(FILE *out, double x)
+{
+    char buf[FMT_DOUBLE_SIZE];
+    fmt_double(buf, x);
+    fputs(buf, out);
+}
+
+static const char *body_type_name(enum body_type type)
+{
+    switch (type) {
+    case BODY_ROPE:
+        return "rope";
+    }
+    return "?";
+}
+
+static void describe_bodies(FILE *out, const struct model *m)
+{
+    fprintf(out, KEY "%zu\n", "bodies", m->nbodies);
+    for (size_t i = 0; i < m->nbodies; i++) {
+        const struct body *b = &m->bodies[i];
+        fprintf(out, "  %-9s %s, points %lu..%lu", b->name, body_type_name(b->type),
+                (unsigned long)b->first_point, (unsigned long)b->first_point + b->npoints - 1);
+        if (b->nlinks > 0)
+            fprintf(out, ", links %lu..%lu", (unsigned long)b->first_link,
+                    (unsigned long)b->first_link + b->nlinks - 1);
+        fputc('\n', out);
+    }
+}
+
+static void describe_time(FILE *out, const struct model *m)
+{
+    fprintf(out, KEY, "dt");
+    put_double(out, m->dt);
+    fprintf(out, " s\n" KEY "%ld\n" KEY "%d\n" KEY, "steps", m->steps, "substeps", m->substeps,
+            "duration");
+    put_double(out, (double)m->steps * m->dt);
+    fputs(" s simulated\n", out);
+}
+
+static void describe_solver(FILE *out, const struct model *m)
+{
+    fprintf(out, KEY "%s\n" KEY "%d\n" KEY "%s\n" KEY, "method", model_method_name(m->method),
+            "iterations", m->iterations, "order", model_order_name(m->order), "damping");
+    put_double(out, m->damping);
+    fprintf(out, "\n" KEY "[", "gravity");
+    const double g[3] = {m->gravity.x, m->gravity.y, m->gravity.z};
+    for (int k = 0; k < m->dims; k++) {
+        if (k > 0)
+            fputs(", ", out);
+        put_double(out, g[k]);
+    }
+    fputs("] m/s^2\n", out);
+}
+
+static void describe_output(FILE *out, const struct model *m)
+{
+    static const enum output_format formats[] = {FORMAT_CSV, FORMAT_JSON, FORMAT_NPY};
+    fprintf(out, KEY, "outputs");
+    const char *sep = "";
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (m->formats & formats[i]) {
+            fprintf(out, "%strajectory.%s", sep, traj_format_name(formats[i]));
+            sep = ", ";
+        }
+    /* Frames are step 0 and every multiple of `every` up to `steps`. */
+    const long frames = m->every > 0 ? m->steps / m->every + 1 : 1;
+    fprintf(out, "%ssummary.json\n" KEY "%ld (%ld frames)\n", sep, "every", m->every, frames);
+}
+
+void describe_model(FILE *out, const struct model *m)
+{
+    fprintf(out, KEY "%s\n", "scenario", m->name ? m->name : "");
+    if (m->source)
+        fprintf(out, KEY "%s\n", "file", m->source);
+    fprintf(out, KEY "%zu\n" KEY "%zu\n" KEY "%zu\n", "points", m->npoints, "links", m->nlinks,
+            "pins", m->npins);
+    describe_bodies(out, m);
+    fprintf(out, KEY "%d\n", "dimensions", m->dims);
+    describe_time(out, m);
+    describe_solver(out, m);
+    describe_output(out, m);
+}

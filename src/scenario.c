@@ -1,0 +1,733 @@
+/* Scenario files (format v1, catena-scenario(5)) -> model. The tree is parsed strictly,
+ * the --set overrides are applied to it, then every section is checked against its key
+ * table and read into the model. Global point indices: the points[] entries first, in
+ * order (so points[i] is point i), then each body's points, body by body. */
+#define _POSIX_C_SOURCE 200809L
+#include "scenario.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <nettle/sha2.h>
+
+#include "build.h"
+#include "fmt_double.h"
+#include "scenario_json.h"
+#include "scenario_refs.h"
+
+#define FORMAT_VERSION 1
+
+/* The most points a scenario may have; checked before anything is allocated for them. */
+#define MAX_POINTS 50000000LL
+
+/* Integers beyond 2^53 are not exact in JSON's doubles; counts stop there. */
+#define MAX_COUNT 9007199254740992LL
+
+/* Memory a point and a link take in the model and the state, for the size message. */
+#define POINT_BYTES (2 * sizeof(vec3) + 3 * sizeof(double) + sizeof(char *) + 2 * sizeof(vec3))
+#define LINK_BYTES (sizeof(struct link) + 1)
+
+/* The allowed keys, one table per object of the format. */
+static const struct sjson_key top_keys[] = {
+    {"catena", 1}, {"name", 0},  {"dimensions", 0}, {"time", 1},   {"solver", 0}, {"world", 0},
+    {"points", 0}, {"links", 0}, {"pins", 0},       {"bodies", 0}, {"output", 0}, {NULL, 0}};
+static const struct sjson_key time_keys[] = {{"dt", 1}, {"steps", 1}, {"substeps", 0}, {NULL, 0}};
+static const struct sjson_key solver_keys[] = {
+    {"method", 0}, {"iterations", 0}, {"order", 0}, {"damping", 0}, {NULL, 0}};
+static const struct sjson_key world_keys[] = {{"gravity", 0}, {NULL, 0}};
+static const struct sjson_key output_keys[] = {{"trajectory", 0}, {"every", 0}, {NULL, 0}};
+static const struct sjson_key point_keys[] = {{"name", 0}, {"p", 1},      {"v", 0},
+                                              {"mass", 1}, {"radius", 0}, {NULL, 0}};
+static const struct sjson_key link_keys[] = {
+    {"a", 1}, {"b", 1}, {"rest", 0}, {"stiffness", 0}, {"break_stretch", 0}, {NULL, 0}};
+static const struct sjson_key pin_keys[] = {{"point", 1}, {"at", 0}, {NULL, 0}};
+static const struct sjson_key rope_keys[] = {
+    {"name", 1},      {"type", 1},          {"from", 1},   {"to", 1},
+    {"segments", 1},  {"length", 0},        {"mass", 1},   {"pins", 0},
+    {"stiffness", 0}, {"break_stretch", 0}, {"radius", 0}, {NULL, 0}};
+
+/* Body types, indexed by enum body_type, with the keys each allows. */
+static const char *const body_type_names[] = {"rope", NULL};
+static const struct sjson_key *const body_type_keys[] = {rope_keys};
+
+/* Enum values as the file writes them, indexed by the model's enums. */
+static const char *const method_names[] = {"verlet", NULL};
+static const char *const order_names[] = {"forward", "alternate", NULL};
+static const char *const format_names[] = {"csv", "json", "npy", NULL}; /* bit i = 1 << i */
+
+/* Where a pin comes from, for the duplicate-pin message. */
+struct pin_origin {
+    long body;    /* body index, or -1 for pins[] */
+    size_t entry; /* index in bodies[body].pins or in pins[] */
+};
+
+struct loader {
+    struct sjson cx;
+    const cJSON *root;
+    struct model *m;
+    struct sref_table *names;
+    struct rope_def *ropes;  /* [nropes] the bodies, checked before any is built */
+    const cJSON **rope_pins; /* [nropes] each rope's "pins" array, or NULL */
+    size_t nropes;
+    struct pin_origin *origins; /* [m->npins] */
+    size_t origin_cap;
+};
+
+static int out_of_memory(struct loader *ld)
+{
+    return error_set(ld->cx.err, CATENA_EFAIL, "%s: out of memory", ld->cx.label);
+}
+
+/* ---- names ---- */
+
+static int name_chars_ok(const char *s, const char *extra)
+{
+    for (; *s; s++)
+        if (!(('a' <= *s && *s <= 'z') || ('A' <= *s && *s <= 'Z') || ('0' <= *s && *s <= '9') ||
+              strchr(extra, *s)))
+            return 0;
+    return 1;
+}
+
+/* A scenario name names its output directory runs/NAME. */
+static int dir_name_ok(const char *s)
+{
+    return *s && *s != '.' && strlen(s) <= 255 && name_chars_ok(s, "._-");
+}
+
+#define DIR_NAME_RULE "use letters, digits, '.', '_' and '-', not starting with '.'"
+
+static int read_name(struct loader *ld)
+{
+    const char *name = NULL;
+    if (sjson_get_string(&ld->cx, ld->root, "", "name", &name))
+        return CATENA_EINPUT;
+    char from_file[512];
+    if (name) {
+        if (!dir_name_ok(name))
+            return sjson_error(&ld->cx, "name", "\"%s\" cannot be used as a directory name (%s)",
+                               name, DIR_NAME_RULE);
+    } else {
+        const char *base = strrchr(ld->cx.label, '/');
+        base = base ? base + 1 : ld->cx.label;
+        size_t n = strlen(base);
+        if (n > 5 && strcmp(base + n - 5, ".json") == 0)
+            n -= 5;
+        snprintf(from_file, sizeof from_file, "%.*s", (int)n, base);
+        if (!dir_name_ok(from_file))
+            return sjson_error(&ld->cx, "name",
+                               "the file name gives the name \"%s\", which cannot be used as a "
+                               "directory name (%s); set \"name\"",
+                               from_file, DIR_NAME_RULE);
+        name = from_file;
+    }
+    if (!(ld->m->name = strdup(name)))
+        return out_of_memory(ld);
+    return 0;
+}
+
+/* Adds a point or body name to the shared table; a taken name is an error at path. */
+static int add_name(struct loader *ld, const char *path, const char *name, enum sref_kind kind,
+                    size_t index)
+{
+    struct sref_entry taken;
+    const int r = sref_add(ld->names, name, kind, index, &taken);
+    if (r < 0)
+        return out_of_memory(ld);
+    if (r == 0)
+        return 0;
+    const char *what = kind == SREF_POINT ? "point" : "body";
+    const char *holder = taken.kind == SREF_POINT ? "points" : "bodies";
+    if (taken.kind == kind)
+        return sjson_error(&ld->cx, path, "duplicate %s name \"%s\" (also %s[%zu])", what, name,
+                           holder, taken.index);
+    return sjson_error(&ld->cx, path, "\"%s\" is already the name of %s[%zu]", name, holder,
+                       taken.index);
+}
+
+/* ---- sections ---- */
+
+static int read_version(struct loader *ld)
+{
+    const cJSON *v = sjson_child(ld->root, "catena");
+    long long version;
+    if (!v)
+        return sjson_error(&ld->cx, "", "missing required key \"catena\"");
+    if (sjson_integer(&ld->cx, v, "catena", -MAX_COUNT, MAX_COUNT, &version))
+        return CATENA_EINPUT;
+    if (version != FORMAT_VERSION)
+        return sjson_error(&ld->cx, "catena",
+                           "unsupported format version %lld (this catena reads version %d)",
+                           version, FORMAT_VERSION);
+    return 0;
+}
+
+static int read_dimensions(struct loader *ld)
+{
+    long long dims = 2;
+    if (sjson_get_integer(&ld->cx, ld->root, "", "dimensions", -MAX_COUNT, MAX_COUNT, &dims))
+        return CATENA_EINPUT;
+    if (dims != 2 && dims != 3)
+        return sjson_error(&ld->cx, "dimensions", "must be 2 or 3 (got %lld)", dims);
+    ld->m->dims = (int)dims;
+    return 0;
+}
+
+static int read_time(struct loader *ld)
+{
+    const cJSON *t;
+    long long steps = 0, substeps = 1;
+    if (sjson_object(&ld->cx, ld->root, "", "time", time_keys, &t) ||
+        sjson_get_number(&ld->cx, t, "time", "dt", &SJSON_POSITIVE, &ld->m->dt) ||
+        sjson_get_integer(&ld->cx, t, "time", "steps", 0, MAX_COUNT, &steps) ||
+        sjson_get_integer(&ld->cx, t, "time", "substeps", 1, INT_MAX, &substeps))
+        return CATENA_EINPUT;
+    ld->m->steps = (long)steps;
+    ld->m->substeps = (int)substeps;
+    return 0;
+}
+
+static int read_solver(struct loader *ld)
+{
+    const cJSON *s;
+    int method = (int)ld->m->method, order = (int)ld->m->order;
+    long long iterations = ld->m->iterations;
+    if (sjson_object(&ld->cx, ld->root, "", "solver", solver_keys, &s) ||
+        sjson_get_enum(&ld->cx, s, "solver", "method", method_names, &method) ||
+        sjson_get_integer(&ld->cx, s, "solver", "iterations", 1, INT_MAX, &iterations) ||
+        sjson_get_enum(&ld->cx, s, "solver", "order", order_names, &order) ||
+        sjson_get_number(&ld->cx, s, "solver", "damping", &SJSON_UNIT, &ld->m->damping))
+        return CATENA_EINPUT;
+    ld->m->method = (enum solver_method)method;
+    ld->m->order = (enum solver_order)order;
+    ld->m->iterations = (int)iterations;
+    return 0;
+}
+
+static int read_world(struct loader *ld)
+{
+    const cJSON *w;
+    if (sjson_object(&ld->cx, ld->root, "", "world", world_keys, &w) ||
+        sjson_get_vector(&ld->cx, w, "world", "gravity", ld->m->dims, &ld->m->gravity))
+        return CATENA_EINPUT;
+    return 0;
+}
+
+static int read_output(struct loader *ld)
+{
+    const cJSON *o, *traj = NULL;
+    long long every = ld->m->every;
+    if (sjson_object(&ld->cx, ld->root, "", "output", output_keys, &o) ||
+        sjson_array(&ld->cx, o, "output", "trajectory", &traj) ||
+        sjson_get_integer(&ld->cx, o, "output", "every", 1, MAX_COUNT, &every))
+        return CATENA_EINPUT;
+    ld->m->every = (long)every;
+    if (!traj)
+        return 0;
+    unsigned formats = 0;
+    size_t i = 0;
+    for (const cJSON *e = traj->child; e; e = e->next, i++) {
+        char p[SJSON_PATH_MAX];
+        int f = 0;
+        if (sjson_enum(&ld->cx, e, sjson_path_index(p, "output.trajectory", i), format_names, &f))
+            return CATENA_EINPUT;
+        if (formats & (1u << f))
+            return sjson_error(&ld->cx, p, "\"%s\" is listed twice", format_names[f]);
+        formats |= 1u << f;
+    }
+    ld->m->formats = formats;
+    return 0;
+}
+
+/* Refuses a scenario bigger than MAX_POINTS before its points are allocated. */
+static int check_size(struct loader *ld, const char *path, long long points, long long links)
+{
+    if (points <= MAX_POINTS)
+        return 0;
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double size = (double)points * (double)POINT_BYTES + (double)links * (double)LINK_BYTES;
+    size_t u = 0;
+    while (size >= 1024 && u + 1 < sizeof units / sizeof *units) {
+        size /= 1024;
+        u++;
+    }
+    return sjson_error(&ld->cx, path,
+                       "too many points: the scenario would need %lld points, about %.3g %s of "
+                       "memory (the limit is %lld points)",
+                       points, size, units[u], MAX_POINTS);
+}
+
+static int read_point(struct loader *ld, const cJSON *e, const char *path)
+{
+    const char *name = NULL;
+    vec3 p = v3(0, 0, 0), v = v3(0, 0, 0);
+    double mass = 0, radius = 0;
+    char np[SJSON_PATH_MAX];
+    if (sjson_check_object(&ld->cx, e, path, point_keys) ||
+        sjson_get_string(&ld->cx, e, path, "name", &name) ||
+        sjson_get_vector(&ld->cx, e, path, "p", ld->m->dims, &p) ||
+        sjson_get_vector(&ld->cx, e, path, "v", ld->m->dims, &v) ||
+        sjson_get_number(&ld->cx, e, path, "mass", &SJSON_NONNEG, &mass) ||
+        sjson_get_number(&ld->cx, e, path, "radius", &SJSON_NONNEG, &radius))
+        return CATENA_EINPUT;
+    sjson_path_key(np, path, "name");
+    if (name && !*name)
+        return sjson_error(&ld->cx, np, "must not be empty");
+    if (name && strchr(name, '.'))
+        return sjson_error(&ld->cx, np,
+                           "\"%s\" contains '.', which is reserved for body points (\"rope.3\")",
+                           name);
+    const long i = model_add_point(ld->m, p, v, mass, radius, name);
+    if (i < 0)
+        return out_of_memory(ld);
+    return name ? add_name(ld, np, ld->m->point_name[i], SREF_POINT, (size_t)i) : 0;
+}
+
+static int read_points(struct loader *ld)
+{
+    const cJSON *points;
+    if (sjson_array(&ld->cx, ld->root, "", "points", &points))
+        return CATENA_EINPUT;
+    if (!points)
+        return 0;
+    if (check_size(ld, "points", cJSON_GetArraySize(points), 0))
+        return CATENA_EINPUT;
+    size_t i = 0;
+    for (const cJSON *e = points->child; e; e = e->next, i++) {
+        char p[SJSON_PATH_MAX];
+        if (read_point(ld, e, sjson_path_index(p, "points", i)))
+            return CATENA_EINPUT;
+    }
+    return 0;
+}
+
+/* One entry of a rope's pins: "first", "last" or an index 0..segments. */
+static int rope_pin_index(struct loader *ld, const cJSON *e, const char *path,
+                          const struct rope_def *def, uint32_t *out)
+{
+    if (cJSON_IsString(e) && strcmp(e->valuestring, "first") == 0) {
+        *out = 0;
+        return 0;
+    }
+    if (cJSON_IsString(e) && strcmp(e->valuestring, "last") == 0) {
+        *out = def->segments;
+        return 0;
+    }
+    if (cJSON_IsString(e))
+        return sjson_error(&ld->cx, path,
+                           "expected \"first\", \"last\" or a point index, got \"%s\"",
+                           e->valuestring);
+    if (!cJSON_IsNumber(e))
+        return sjson_error(&ld->cx, path, "expected \"first\", \"last\" or a point index, got %s",
+                           sjson_type_name(e));
+    long long k = 0;
+    if (sjson_integer(&ld->cx, e, path, -MAX_COUNT, MAX_COUNT, &k))
+        return CATENA_EINPUT;
+    if (k < 0 || k > def->segments)
+        return sjson_error(&ld->cx, path, "point %lld does not exist (%s has %u points)", k,
+                           def->name, def->segments + 1);
+    *out = (uint32_t)k;
+    return 0;
+}
+
+/* Checks the rope's geometry: distinct ends, a length that the segments can take. */
+static int check_rope_length(struct loader *ld, const char *path, const struct rope_def *def,
+                             int has_length)
+{
+    char p[SJSON_PATH_MAX], chord_s[FMT_DOUBLE_SIZE], len_s[FMT_DOUBLE_SIZE];
+    const double chord = v3_dist(def->from, def->to);
+    if (chord == 0)
+        return sjson_error(&ld->cx, sjson_path_key(p, path, "to"),
+                           "must differ from \"from\" (a rope needs two distinct ends)");
+    if (!has_length)
+        return 0;
+    fmt_double(chord_s, chord);
+    fmt_double(len_s, def->length);
+    sjson_path_key(p, path, "length");
+    /* A length typed as the rounded chord may fall an ulp short of it. */
+    if (def->length < chord * (1 - 1e-12))
+        return sjson_error(&ld->cx, p,
+                           "must be at least the distance from \"from\" to \"to\", %s (got %s)",
+                           chord_s, len_s);
+    if (def->segments == 1 && def->length > chord * (1 + 1e-12))
+        return sjson_error(&ld->cx, p,
+                           "a rope of 1 segment cannot sag: its length must be the distance "
+                           "from \"from\" to \"to\", %s (got %s)",
+                           chord_s, len_s);
+    return 0;
+}
+
+/* Reads and checks bodies[i] (a rope) into def; *points counts the scenario's points. */
+static int read_rope(struct loader *ld, const cJSON *e, const char *path, size_t i,
+                     struct rope_def *def, long long *points)
+{
+    const cJSON *pins;
+    long long segments = 0;
+    char p[SJSON_PATH_MAX];
+    *def = build_rope_def();
+    if (sjson_get_string(&ld->cx, e, path, "name", &def->name))
+        return CATENA_EINPUT;
+    sjson_path_key(p, path, "name");
+    if (!*def->name || !name_chars_ok(def->name, "_-"))
+        return sjson_error(&ld->cx, p,
+                           "\"%s\" is not a valid body name (use letters, digits, '_' and '-')",
+                           def->name);
+    if (add_name(ld, p, def->name, SREF_BODY, i) ||
+        sjson_get_integer(&ld->cx, e, path, "segments", 1, MAX_COUNT, &segments))
+        return CATENA_EINPUT;
+    *points += segments + 1;
+    if (check_size(ld, sjson_path_key(p, path, "segments"), *points, segments))
+        return CATENA_EINPUT;
+    def->segments = (uint32_t)segments;
+    if (sjson_get_vector(&ld->cx, e, path, "from", ld->m->dims, &def->from) ||
+        sjson_get_vector(&ld->cx, e, path, "to", ld->m->dims, &def->to) ||
+        sjson_get_number(&ld->cx, e, path, "length", &SJSON_POSITIVE, &def->length) ||
+        sjson_get_number(&ld->cx, e, path, "mass", &SJSON_POSITIVE, &def->mass) ||
+        sjson_get_number(&ld->cx, e, path, "stiffness", &SJSON_UNIT, &def->stiffness) ||
+        sjson_get_number(&ld->cx, e, path, "break_stretch", &SJSON_ABOVE_ONE,
+                         &def->break_stretch) ||
+        sjson_get_number(&ld->cx, e, path, "radius", &SJSON_NONNEG, &def->radius) ||
+        check_rope_length(ld, path, def, sjson_child(e, "length") != NULL) ||
+        sjson_array(&ld->cx, e, path, "pins", &pins))
+        return CATENA_EINPUT;
+    ld->rope_pins[i] = pins;
+    sjson_path_key(p, path, "pins");
+    size_t k = 0;
+    for (const cJSON *pe = pins ? pins->child : NULL; pe; pe = pe->next, k++) {
+        char pp[SJSON_PATH_MAX];
+        uint32_t idx = 0;
+        if (rope_pin_index(ld, pe, sjson_path_index(pp, p, k), def, &idx))
+            return CATENA_EINPUT;
+    }
+    return 0;
+}
+
+/* bodies[i]: its type picks the key table and the reader. */
+static int read_body(struct loader *ld, const cJSON *e, const char *path, size_t i,
+                     long long *points)
+{
+    int type = 0;
+    char p[SJSON_PATH_MAX];
+    if (!cJSON_IsObject(e))
+        return sjson_error(&ld->cx, path, "expected an object, got %s", sjson_type_name(e));
+    const cJSON *t = sjson_child(e, "type");
+    if (!t)
+        return sjson_error(&ld->cx, path, "missing required key \"type\"");
+    if (sjson_enum(&ld->cx, t, sjson_path_key(p, path, "type"), body_type_names, &type) ||
+        sjson_check_object(&ld->cx, e, path, body_type_keys[type]))
+        return CATENA_EINPUT;
+    return read_rope(ld, e, path, i, &ld->ropes[i], points);
+}
+
+static int add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size_t entry)
+{
+    if (ld->m->npins == ld->origin_cap) {
+        const size_t cap = ld->origin_cap ? 2 * ld->origin_cap : 16;
+        struct pin_origin *o = realloc(ld->origins, cap * sizeof *o);
+        if (!o)
+            return out_of_memory(ld);
+        ld->origins = o;
+        ld->origin_cap = cap;
+    }
+    ld->origins[ld->m->npins] = (struct pin_origin){.body = body, .entry = entry};
+    return model_add_pin(ld->m, point, at) < 0 ? out_of_memory(ld) : 0;
+}
+
+/* Builds the checked ropes and pins the points their "pins" name. */
+static int build_bodies(struct loader *ld)
+{
+    for (size_t i = 0; i < ld->nropes; i++) {
+        if (build_rope(ld->m, &ld->ropes[i], ld->m->gravity) < 0)
+            return out_of_memory(ld);
+        const struct body *b = &ld->m->bodies[i];
+        size_t k = 0;
+        for (const cJSON *pe = ld->rope_pins[i] ? ld->rope_pins[i]->child : NULL; pe;
+             pe = pe->next, k++) {
+            uint32_t idx = 0; /* checked by read_rope */
+            rope_pin_index(ld, pe, "", &ld->ropes[i], &idx);
+            const uint32_t point = b->first_point + idx;
+            if (add_pin(ld, point, ld->m->x0[point], (long)i, k))
+                return CATENA_EFAIL;
+        }
+    }
+    return 0;
+}
+
+static int read_bodies(struct loader *ld)
+{
+    const cJSON *bodies;
+    if (sjson_array(&ld->cx, ld->root, "", "bodies", &bodies))
+        return CATENA_EINPUT;
+    if (!bodies)
+        return 0;
+    const size_t n = (size_t)cJSON_GetArraySize(bodies);
+    ld->ropes = calloc(n ? n : 1, sizeof *ld->ropes);
+    ld->rope_pins = calloc(n ? n : 1, sizeof *ld->rope_pins);
+    if (!ld->ropes || !ld->rope_pins)
+        return out_of_memory(ld);
+    long long points = (long long)ld->m->npoints;
+    size_t i = 0;
+    for (const cJSON *e = bodies->child; e; e = e->next, i++) {
+        char p[SJSON_PATH_MAX];
+        if (read_body(ld, e, sjson_path_index(p, "bodies", i), i, &points))
+            return CATENA_EINPUT;
+    }
+    ld->nropes = n;
+    return build_bodies(ld);
+}
+
+static int read_pins(struct loader *ld)
+{
+    const cJSON *pins;
+    if (sjson_array(&ld->cx, ld->root, "", "pins", &pins))
+        return CATENA_EINPUT;
+    size_t i = 0;
+    for (const cJSON *e = pins ? pins->child : NULL; e; e = e->next, i++) {
+        char p[SJSON_PATH_MAX], pp[SJSON_PATH_MAX];
+        uint32_t point = 0;
+        sjson_path_index(p, "pins", i);
+        if (sjson_check_object(&ld->cx, e, p, pin_keys) ||
+            sref_resolve(ld->names, ld->m, &ld->cx, sjson_child(e, "point"),
+                         sjson_path_key(pp, p, "point"), &point))
+            return CATENA_EINPUT;
+        vec3 at = ld->m->x0[point];
+        if (sjson_get_vector(&ld->cx, e, p, "at", ld->m->dims, &at))
+            return CATENA_EINPUT;
+        const int rc = add_pin(ld, point, at, -1, i);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static void pin_origin_path(const struct pin_origin *o, char p[SJSON_PATH_MAX])
+{
+    if (o->body < 0)
+        snprintf(p, SJSON_PATH_MAX, "pins[%zu].point", o->entry);
+    else
+        snprintf(p, SJSON_PATH_MAX, "bodies[%ld].pins[%zu]", o->body, o->entry);
+}
+
+struct pin_order {
+    uint32_t point;
+    size_t order; /* index among the model's pins */
+};
+
+static int cmp_pin_order(const void *a, const void *b)
+{
+    const struct pin_order *x = a, *y = b;
+    if (x->point != y->point)
+        return x->point < y->point ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* A point pinned twice is an error at the second pin, in the order pins were read. */
+static int check_duplicate_pins(struct loader *ld)
+{
+    const size_t n = ld->m->npins;
+    if (n < 2)
+        return 0;
+    struct pin_order *o = malloc(n * sizeof *o);
+    if (!o)
+        return out_of_memory(ld);
+    for (size_t i = 0; i < n; i++)
+        o[i] = (struct pin_order){.point = ld->m->pins[i].point, .order = i};
+    qsort(o, n, sizeof *o, cmp_pin_order);
+    /* Within a point's group (sorted by order) the second pin is the first offender. */
+    size_t second = n, first = n;
+    for (size_t i = 1; i < n; i++) {
+        const int starts_group = i == 1 || o[i - 2].point != o[i - 1].point;
+        if (o[i].point == o[i - 1].point && starts_group && o[i].order < second) {
+            second = o[i].order;
+            first = o[i - 1].order;
+        }
+    }
+    free(o);
+    if (second == n)
+        return 0;
+    char p[SJSON_PATH_MAX], earlier[SJSON_PATH_MAX], what[300];
+    pin_origin_path(&ld->origins[second], p);
+    pin_origin_path(&ld->origins[first], earlier);
+    sref_describe(ld->m, ld->m->pins[second].point, what, sizeof what);
+    return sjson_error(&ld->cx, p, "%s is already pinned by %s", what, earlier);
+}
+
+/* rest: a number > 0, or "auto" (the default) for the initial distance. */
+static int read_rest(struct loader *ld, const cJSON *e, const char *path, uint32_t a, uint32_t b,
+                     double *rest)
+{
+    char p[SJSON_PATH_MAX];
+    const cJSON *r = sjson_child(e, "rest");
+    sjson_path_key(p, path, "rest");
+    if (cJSON_IsNumber(r))
+        return sjson_number(&ld->cx, r, p, &SJSON_POSITIVE, rest);
+    if (r && !(cJSON_IsString(r) && strcmp(r->valuestring, "auto") == 0)) {
+        if (cJSON_IsString(r))
+            return sjson_error(&ld->cx, p, "expected a number or \"auto\", got \"%s\"",
+                               r->valuestring);
+        return sjson_error(&ld->cx, p, "expected a number or \"auto\", got %s", sjson_type_name(r));
+    }
+    *rest = v3_dist(ld->m->x0[a], ld->m->x0[b]);
+    if (*rest > 0)
+        return 0;
+    char da[300], db[300];
+    sref_describe(ld->m, a, da, sizeof da);
+    sref_describe(ld->m, b, db, sizeof db);
+    return sjson_error(&ld->cx, p,
+                       "\"auto\" gives 0: %s and %s start at the same position (give the rest "
+                       "length)",
+                       da, db);
+}
+
+static int read_link(struct loader *ld, const cJSON *e, const char *path)
+{
+    char pa[SJSON_PATH_MAX], pb[SJSON_PATH_MAX], what[300];
+    uint32_t a = 0, b = 0;
+    double rest = 0, stiffness = 1.0, break_stretch = 0.0;
+    if (sjson_check_object(&ld->cx, e, path, link_keys) ||
+        sref_resolve(ld->names, ld->m, &ld->cx, sjson_child(e, "a"), sjson_path_key(pa, path, "a"),
+                     &a) ||
+        sref_resolve(ld->names, ld->m, &ld->cx, sjson_child(e, "b"), sjson_path_key(pb, path, "b"),
+                     &b))
+        return CATENA_EINPUT;
+    if (a == b)
+        return sjson_error(&ld->cx, pb, "%s is also \"a\" (a link joins two different points)",
+                           sref_describe(ld->m, b, what, sizeof what));
+    if (read_rest(ld, e, path, a, b, &rest) ||
+        sjson_get_number(&ld->cx, e, path, "stiffness", &SJSON_UNIT, &stiffness) ||
+        sjson_get_number(&ld->cx, e, path, "break_stretch", &SJSON_ABOVE_ONE, &break_stretch))
+        return CATENA_EINPUT;
+    const long l = model_add_link(ld->m, a, b, rest);
+    if (l < 0)
+        return out_of_memory(ld);
+    ld->m->links[l].stiffness = stiffness;
+    ld->m->links[l].break_stretch = break_stretch;
+    return 0;
+}
+
+static int read_links(struct loader *ld)
+{
+    const cJSON *links;
+    if (sjson_array(&ld->cx, ld->root, "", "links", &links))
+        return CATENA_EINPUT;
+    size_t i = 0;
+    for (const cJSON *e = links ? links->child : NULL; e; e = e->next, i++) {
+        char p[SJSON_PATH_MAX];
+        const int rc = read_link(ld, e, sjson_path_index(p, "links", i));
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* The sections in order. Pins come before links so that "auto" rest lengths measure
+ * the positions pins hold their points at. */
+static int read_scenario(struct loader *ld)
+{
+    int rc;
+    if ((rc = read_version(ld)) || (rc = sjson_check_object(&ld->cx, ld->root, "", top_keys)) ||
+        (rc = read_name(ld)) || (rc = read_dimensions(ld)) || (rc = read_time(ld)) ||
+        (rc = read_solver(ld)) || (rc = read_world(ld)) || (rc = read_output(ld)) ||
+        (rc = read_points(ld)) || (rc = read_bodies(ld)))
+        return rc;
+    if (ld->m->npoints == 0)
+        return sjson_error(&ld->cx, "",
+                           "the scenario has no points (add \"points\" or \"bodies\")");
+    if ((rc = read_pins(ld)) || (rc = check_duplicate_pins(ld)) || (rc = read_links(ld)))
+        return rc;
+    return 0;
+}
+
+static void sha256_hex(const char *text, size_t len, char hex[65])
+{
+    struct sha256_ctx ctx;
+    uint8_t digest[SHA256_DIGEST_SIZE];
+    sha256_init(&ctx);
+    sha256_update(&ctx, len, (const uint8_t *)text);
+    sha256_digest(&ctx, sizeof digest, digest);
+    for (size_t i = 0; i < sizeof digest; i++)
+        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+}
+
+struct model *scenario_parse(const char *label, const char *text, size_t len,
+                             const struct scenario_override *ov, size_t nov,
+                             struct catena_error *err)
+{
+    struct loader ld = {.cx = {.label = label, .err = err}};
+    cJSON *root = NULL;
+    error_clear(err);
+    if (!(root = sjson_parse(label, text, len, err)))
+        return NULL;
+    ld.root = root;
+    if (!cJSON_IsObject(root)) {
+        sjson_error(&ld.cx, "", "expected a JSON object at the top level, got %s",
+                    sjson_type_name(root));
+        goto fail;
+    }
+    for (size_t i = 0; i < nov; i++)
+        if (scenario_override_apply(root, &ov[i], err))
+            goto fail;
+    if (!(ld.m = model_create()) || !(ld.names = sref_create()) ||
+        !(ld.m->source = strdup(label))) {
+        out_of_memory(&ld);
+        goto fail;
+    }
+    sha256_hex(text, len, ld.m->sha256);
+    if (read_scenario(&ld))
+        goto fail;
+    goto done;
+fail:
+    model_destroy(ld.m);
+    ld.m = NULL;
+done:
+    sref_destroy(ld.names);
+    free(ld.ropes);
+    free(ld.rope_pins);
+    free(ld.origins);
+    cJSON_Delete(root);
+    return ld.m;
+}
+
+struct model *scenario_load(const char *path, const struct scenario_override *ov, size_t nov,
+                            struct catena_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    if (!f)
+        goto unreadable;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? 2 * cap : 65536;
+            char *b = realloc(buf, cap);
+            if (!b) {
+                fclose(f);
+                free(buf);
+                error_set(err, CATENA_EFAIL, "%s: out of memory", path);
+                return NULL;
+            }
+            buf = b;
+        }
+        const size_t r = fread(buf + len, 1, cap - len, f);
+        len += r;
+        if (r == 0)
+            break;
+    }
+    if (ferror(f)) {
+        const int e = errno;
+        fclose(f);
+        errno = e;
+        goto unreadable;
+    }
+    fclose(f);
+    struct model *m = scenario_parse(path, buf, len, ov, nov, err);
+    free(buf);
+    return m;
+unreadable:
+    free(buf);
+    error_set(err, CATENA_EINPUT, "%s: cannot read: %s", path, strerror(errno));
+    return NULL;
+}

@@ -1,0 +1,205 @@
+/* Point and body names and point references (see scenario_refs.h). Open addressing with
+ * FNV-1a and linear probing, kept at most half full, so that resolving the references of
+ * a large scenario stays linear. */
+#include "scenario_refs.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt_double.h"
+
+struct sref_table {
+    struct sref_entry *slots; /* name NULL = empty */
+    size_t cap, count;        /* cap is a power of two */
+};
+
+static uint64_t hash(const char *s, size_t n)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    return h;
+}
+
+struct sref_table *sref_create(void)
+{
+    return calloc(1, sizeof(struct sref_table));
+}
+
+void sref_destroy(struct sref_table *t)
+{
+    if (!t)
+        return;
+    free(t->slots);
+    free(t);
+}
+
+/* The slot holding name[0..n), or the empty slot where it would go. */
+static struct sref_entry *slot_for(const struct sref_table *t, const char *name, size_t n)
+{
+    size_t i = (size_t)hash(name, n) & (t->cap - 1);
+    while (t->slots[i].name &&
+           !(strncmp(t->slots[i].name, name, n) == 0 && t->slots[i].name[n] == '\0'))
+        i = (i + 1) & (t->cap - 1);
+    return &t->slots[i];
+}
+
+static int grow(struct sref_table *t)
+{
+    const size_t cap = t->cap ? t->cap * 2 : 64;
+    struct sref_entry *old = t->slots;
+    const size_t old_cap = t->cap;
+    if (!(t->slots = calloc(cap, sizeof *t->slots))) {
+        t->slots = old;
+        return -1;
+    }
+    t->cap = cap;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old[i].name)
+            *slot_for(t, old[i].name, strlen(old[i].name)) = old[i];
+    free(old);
+    return 0;
+}
+
+int sref_add(struct sref_table *t, const char *name, enum sref_kind kind, size_t index,
+             struct sref_entry *taken)
+{
+    if (2 * (t->count + 1) > t->cap && grow(t))
+        return -1;
+    struct sref_entry *e = slot_for(t, name, strlen(name));
+    if (e->name) {
+        *taken = *e;
+        return 1;
+    }
+    *e = (struct sref_entry){.name = name, .kind = kind, .index = index};
+    t->count++;
+    return 0;
+}
+
+const struct sref_entry *sref_find(const struct sref_table *t, const char *name, size_t n)
+{
+    if (!t->cap)
+        return NULL;
+    const struct sref_entry *e = slot_for(t, name, n);
+    return e->name ? e : NULL;
+}
+
+const char *sref_describe(const struct model *m, size_t i, char *buf, size_t size)
+{
+    char label[256];
+    const char *l = model_point_label(m, i, label, sizeof label);
+    if (!m->point_name[i] && strspn(l, "0123456789") == strlen(l))
+        snprintf(buf, size, "point %s", l);
+    else
+        snprintf(buf, size, "point \"%s\"", l);
+    return buf;
+}
+
+/* The closest name of the given kind, for a did-you-mean (NULL when none is close). */
+static const char *closest_name(const struct sref_table *t, enum sref_kind kind, const char *word)
+{
+    const char *best = NULL;
+    size_t best_d = (size_t)-1;
+    for (size_t i = 0; i < t->cap; i++) {
+        const struct sref_entry *e = &t->slots[i];
+        if (!e->name || e->kind != kind || !sjson_is_close(word, e->name))
+            continue;
+        const size_t d = sjson_distance(word, e->name);
+        /* Ties go to the alphabetically first name, so the hint does not depend on the
+         * order of the hash table. */
+        if (d < best_d || (d == best_d && strcmp(e->name, best) < 0)) {
+            best = e->name;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+/* "chain.12", "chain.first", "chain.last": resolve within the body. */
+static int resolve_in_body(const struct sref_table *t, const struct model *m,
+                           const struct sjson *cx, const char *path, const char *ref,
+                           const char *dot, uint32_t *out)
+{
+    const size_t n = (size_t)(dot - ref);
+    const struct sref_entry *e = sref_find(t, ref, n);
+    if (!e || e->kind != SREF_BODY) {
+        char body[256];
+        snprintf(body, sizeof body, "%.*s", (int)n, ref);
+        const char *hint = closest_name(t, SREF_BODY, body);
+        if (hint)
+            return sjson_error(cx, path,
+                               "point \"%s\" does not exist (there is no body \"%s\"; did you "
+                               "mean \"%s\"?)",
+                               ref, body, hint);
+        return sjson_error(cx, path, "point \"%s\" does not exist (there is no body \"%s\")", ref,
+                           body);
+    }
+    const struct body *b = &m->bodies[e->index];
+    const char *k = dot + 1;
+    if (strcmp(k, "first") == 0) {
+        *out = b->first_point;
+        return 0;
+    }
+    if (strcmp(k, "last") == 0) {
+        *out = b->first_point + b->npoints - 1;
+        return 0;
+    }
+    if (!*k || strspn(k, "0123456789") != strlen(k))
+        return sjson_error(cx, path,
+                           "point \"%s\" does not exist (after \"%s.\" write an index from 0 "
+                           "to %u, first or last)",
+                           ref, b->name, b->npoints - 1);
+    /* Past 10 digits an index is out of range whatever it says. */
+    if (strlen(k) > 10 || strtoull(k, NULL, 10) >= b->npoints)
+        return sjson_error(cx, path, "point \"%s\" does not exist (%s has %u points)", ref, b->name,
+                           b->npoints);
+    *out = b->first_point + (uint32_t)strtoull(k, NULL, 10);
+    return 0;
+}
+
+static int resolve_name(const struct sref_table *t, const struct model *m, const struct sjson *cx,
+                        const char *path, const char *ref, uint32_t *out)
+{
+    const char *dot = strchr(ref, '.');
+    if (dot)
+        return resolve_in_body(t, m, cx, path, ref, dot, out);
+    const struct sref_entry *e = sref_find(t, ref, strlen(ref));
+    if (e && e->kind == SREF_POINT) {
+        *out = (uint32_t)e->index;
+        return 0;
+    }
+    if (e)
+        return sjson_error(cx, path,
+                           "point \"%s\" does not exist (\"%s\" is a body: write \"%s.first\", "
+                           "\"%s.last\" or \"%s.INDEX\")",
+                           ref, ref, ref, ref, ref);
+    const char *hint = closest_name(t, SREF_POINT, ref);
+    if (hint)
+        return sjson_error(cx, path, "point \"%s\" does not exist (did you mean \"%s\"?)", ref,
+                           hint);
+    return sjson_error(cx, path, "point \"%s\" does not exist (no point has that name)", ref);
+}
+
+int sref_resolve(const struct sref_table *t, const struct model *m, const struct sjson *cx,
+                 const cJSON *item, const char *path, uint32_t *out)
+{
+    if (cJSON_IsString(item))
+        return resolve_name(t, m, cx, path, item->valuestring, out);
+    if (!cJSON_IsNumber(item))
+        return sjson_error(cx, path, "expected a point (an index or a name), got %s",
+                           sjson_type_name(item));
+    double i = 0;
+    char got[FMT_DOUBLE_SIZE];
+    if (sjson_number(cx, item, path, &SJSON_ANY, &i))
+        return CATENA_EINPUT;
+    fmt_double(got, i);
+    if (i != floor(i))
+        return sjson_error(cx, path, "expected a point index (an integer), got %s", got);
+    if (i < 0 || i >= (double)m->npoints)
+        return sjson_error(cx, path, "point %s does not exist (the scenario has %zu point%s)", got,
+                           m->npoints, m->npoints == 1 ? "" : "s");
+    *out = (uint32_t)i;
+    return 0;
+}

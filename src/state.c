@@ -1,0 +1,56 @@
+/* The dynamic state (MuJoCo's mjData): positions, Verlet's previous positions, link flags,
+ * step and time. xprev starts at x0 - v0 h + g h^2 / 2 so that the first Verlet substep
+ * lands on x0 + v0 h + g h^2 / 2, which makes constant acceleration exact (Jakobsen 2001). */
+#include "state.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* calloc that also succeeds for an empty model (calloc(0) may return NULL). */
+static void *alloc_array(size_t n, size_t size)
+{
+    return calloc(n ? n : 1, size);
+}
+
+struct state *state_create(const struct model *m)
+{
+    struct state *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->npoints = m->npoints;
+    s->nlinks = m->nlinks;
+    s->x = alloc_array(m->npoints, sizeof *s->x);
+    s->xprev = alloc_array(m->npoints, sizeof *s->xprev);
+    s->alive = alloc_array(m->nlinks, sizeof *s->alive);
+    if (!s->x || !s->xprev || !s->alive)
+        goto fail;
+
+    const double h = m->dt / m->substeps;
+    const vec3 half_gh2 = v3_scale(m->gravity, 0.5 * h * h);
+    for (size_t i = 0; i < m->npoints; i++) {
+        s->x[i] = m->x0[i];
+        /* A point with inverse mass 0 never moves, so it has no velocity to encode. */
+        if (m->inv_mass[i] == 0.0)
+            s->xprev[i] = m->x0[i];
+        else
+            s->xprev[i] = v3_add(v3_sub(m->x0[i], v3_scale(m->v0[i], h)), half_gh2);
+    }
+    memset(s->alive, 1, m->nlinks);
+    s->step = 0;
+    s->t = 0.0;
+    return s;
+
+fail:
+    state_destroy(s);
+    return NULL;
+}
+
+void state_destroy(struct state *s)
+{
+    if (!s)
+        return;
+    free(s->x);
+    free(s->xprev);
+    free(s->alive);
+    free(s);
+}

@@ -1,0 +1,81 @@
+# Helpers for the shell tests, sourced by each: a scratch directory removed on exit,
+# pass/fail counters, and the closing "N passed, M failed" line with the exit status.
+# The tests find the program in $CATENA and the sources in $top_srcdir (Makefile.am).
+
+: "${CATENA:?set CATENA to the catena program}"
+: "${top_srcdir:?set top_srcdir to the source tree}"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/catena-test.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+passed=0
+failed=0
+status=0
+
+pass() {
+    passed=$((passed + 1))
+    printf 'PASS: %s\n' "$1"
+}
+
+# fail DESCRIPTION: counts a failure and shows the last command's stderr for context.
+fail() {
+    failed=$((failed + 1))
+    printf 'FAIL: %s\n' "$1"
+    if [ -s "$tmp/err" ]; then
+        sed 's/^/    stderr: /' "$tmp/err" | head -n 5
+    fi
+}
+
+# check DESCRIPTION COMMAND...: passes when COMMAND succeeds.
+check() {
+    what=$1
+    shift
+    if "$@"; then pass "$what"; else fail "$what"; fi
+}
+
+# catena ARGUMENT...: runs the program; stdout goes to $tmp/out, stderr to $tmp/err and
+# the exit status to $status.
+catena() {
+    status=0
+    "$CATENA" "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
+}
+
+# expect_status N DESCRIPTION: the last catena exited with N.
+expect_status() {
+    if [ "$status" -eq "$1" ]; then
+        pass "$2"
+    else
+        fail "$2 (exit status $status, expected $1)"
+    fi
+}
+
+# expect_err TEXT DESCRIPTION / expect_out TEXT DESCRIPTION: the last catena's stderr or
+# stdout contains TEXT (a fixed string).
+expect_err() {
+    if grep -qF -- "$1" "$tmp/err"; then pass "$2"; else fail "$2 (stderr lacks '$1')"; fi
+}
+expect_out() {
+    if grep -qF -- "$1" "$tmp/out"; then pass "$2"; else fail "$2 (stdout lacks '$1')"; fi
+}
+
+# lines FILE: its number of lines.
+lines() {
+    wc -l <"$1" | tr -d ' '
+}
+
+# expect_eq ACTUAL EXPECTED DESCRIPTION
+expect_eq() {
+    if [ "$1" = "$2" ]; then pass "$3"; else fail "$3 (got '$1', expected '$2')"; fi
+}
+
+# json_has FILE KEY VALUE: FILE has "KEY": VALUE, whatever its spacing and layout.
+json_has() {
+    tr -d ' \t\n' <"$1" | grep -q "\"$2\":$3[],}]"
+}
+
+finish() {
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+    exit
+}

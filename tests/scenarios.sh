@@ -1,0 +1,19 @@
+#!/bin/sh
+# Every scenario shipped in scenarios/ (subdirectories included) validates and runs 10
+# steps cleanly, so an example that stops loading or diverges is caught.
+. "$top_srcdir/tests/lib.sh"
+
+find "$top_srcdir/scenarios" -name '*.json' | sort >"$tmp/list"
+n=0
+while IFS= read -r file; do
+    n=$((n + 1))
+    name=${file#"$top_srcdir/scenarios/"}
+    catena validate "$file"
+    expect_status 0 "$name validates"
+    catena run "$file" --steps 10 -q -o "$tmp/run-$n"
+    expect_status 0 "$name runs 10 steps"
+    check "$name writes summary.json" test -f "$tmp/run-$n/summary.json"
+done <"$tmp/list"
+check "scenarios/ holds scenarios" test "$n" -gt 0
+
+finish
