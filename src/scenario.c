@@ -16,6 +16,7 @@
 #include "build.h"
 #include "fmt_double.h"
 #include "scenario_json.h"
+#include "scenario_loader.h"
 #include "scenario_refs.h"
 
 #define FORMAT_VERSION 1
@@ -30,24 +31,82 @@
 #define POINT_BYTES (2 * sizeof(vec3) + 3 * sizeof(double) + sizeof(char *) + 2 * sizeof(vec3))
 #define LINK_BYTES (sizeof(struct link) + 1)
 
-/* The allowed keys, one table per object of the format. */
+/* The allowed keys, one table per object of the format: one key a line, so that
+ * features add keys without touching their neighbours. */
+// clang-format off
 static const struct sjson_key top_keys[] = {
-    {"catena", 1}, {"name", 0},  {"dimensions", 0}, {"time", 1},   {"solver", 0}, {"world", 0},
-    {"points", 0}, {"links", 0}, {"pins", 0},       {"bodies", 0}, {"output", 0}, {NULL, 0}};
-static const struct sjson_key time_keys[] = {{"dt", 1}, {"steps", 1}, {"substeps", 0}, {NULL, 0}};
+    {"catena", 1},
+    {"name", 0},
+    {"dimensions", 0},
+    {"time", 1},
+    {"solver", 0},
+    {"world", 0},
+    {"points", 0},
+    {"links", 0},
+    {"pins", 0},
+    {"bodies", 0},
+    {"output", 0},
+    {NULL, 0},
+};
+static const struct sjson_key time_keys[] = {
+    {"dt", 1},
+    {"steps", 1},
+    {"substeps", 0},
+    {NULL, 0},
+};
 static const struct sjson_key solver_keys[] = {
-    {"method", 0}, {"iterations", 0}, {"order", 0}, {"damping", 0}, {NULL, 0}};
-static const struct sjson_key world_keys[] = {{"gravity", 0}, {NULL, 0}};
-static const struct sjson_key output_keys[] = {{"trajectory", 0}, {"every", 0}, {NULL, 0}};
-static const struct sjson_key point_keys[] = {{"name", 0}, {"p", 1},      {"v", 0},
-                                              {"mass", 1}, {"radius", 0}, {NULL, 0}};
+    {"method", 0},
+    {"iterations", 0},
+    {"order", 0},
+    {"damping", 0},
+    {NULL, 0},
+};
+static const struct sjson_key world_keys[] = {
+    {"gravity", 0},
+    {NULL, 0},
+};
+static const struct sjson_key output_keys[] = {
+    {"trajectory", 0},
+    {"every", 0},
+    {NULL, 0},
+};
+static const struct sjson_key point_keys[] = {
+    {"name", 0},
+    {"p", 1},
+    {"v", 0},
+    {"mass", 1},
+    {"radius", 0},
+    {NULL, 0},
+};
 static const struct sjson_key link_keys[] = {
-    {"a", 1}, {"b", 1}, {"rest", 0}, {"stiffness", 0}, {"break_stretch", 0}, {NULL, 0}};
-static const struct sjson_key pin_keys[] = {{"point", 1}, {"at", 0}, {NULL, 0}};
+    {"a", 1},
+    {"b", 1},
+    {"rest", 0},
+    {"stiffness", 0},
+    {"break_stretch", 0},
+    {NULL, 0},
+};
+static const struct sjson_key pin_keys[] = {
+    {"point", 1},
+    {"at", 0},
+    {NULL, 0},
+};
 static const struct sjson_key rope_keys[] = {
-    {"name", 1},      {"type", 1},          {"from", 1},   {"to", 1},
-    {"segments", 1},  {"length", 0},        {"mass", 1},   {"pins", 0},
-    {"stiffness", 0}, {"break_stretch", 0}, {"radius", 0}, {NULL, 0}};
+    {"name", 1},
+    {"type", 1},
+    {"from", 1},
+    {"to", 1},
+    {"segments", 1},
+    {"length", 0},
+    {"mass", 1},
+    {"pins", 0},
+    {"stiffness", 0},
+    {"break_stretch", 0},
+    {"radius", 0},
+    {NULL, 0},
+};
+
+// clang-format on
 
 /* Body types, indexed by enum body_type, with the keys each allows. */
 static const char *const body_type_names[] = {"rope", NULL};
@@ -58,25 +117,7 @@ static const char *const method_names[] = {"verlet", NULL};
 static const char *const order_names[] = {"forward", "alternate", NULL};
 static const char *const format_names[] = {"csv", "json", "npy", NULL}; /* bit i = 1 << i */
 
-/* Where a pin comes from, for the duplicate-pin message. */
-struct pin_origin {
-    long body;    /* body index, or -1 for pins[] */
-    size_t entry; /* index in bodies[body].pins or in pins[] */
-};
-
-struct loader {
-    struct sjson cx;
-    const cJSON *root;
-    struct model *m;
-    struct sref_table *names;
-    struct rope_def *ropes;  /* [nropes] the bodies, checked before any is built */
-    const cJSON **rope_pins; /* [nropes] each rope's "pins" array, or NULL */
-    size_t nropes;
-    struct pin_origin *origins; /* [m->npins] */
-    size_t origin_cap;
-};
-
-static int out_of_memory(struct loader *ld)
+int scenario_oom(struct loader *ld)
 {
     return error_set(ld->cx.err, CATENA_EFAIL, "%s: out of memory", ld->cx.label);
 }
@@ -125,18 +166,17 @@ static int read_name(struct loader *ld)
         name = from_file;
     }
     if (!(ld->m->name = strdup(name)))
-        return out_of_memory(ld);
+        return scenario_oom(ld);
     return 0;
 }
 
-/* Adds a point or body name to the shared table; a taken name is an error at path. */
-static int add_name(struct loader *ld, const char *path, const char *name, enum sref_kind kind,
-                    size_t index)
+int scenario_add_name(struct loader *ld, const char *path, const char *name, enum sref_kind kind,
+                      size_t index)
 {
     struct sref_entry taken;
     const int r = sref_add(ld->names, name, kind, index, &taken);
     if (r < 0)
-        return out_of_memory(ld);
+        return scenario_oom(ld);
     if (r == 0)
         return 0;
     const char *what = kind == SREF_POINT ? "point" : "body";
@@ -242,8 +282,7 @@ static int read_output(struct loader *ld)
     return 0;
 }
 
-/* Refuses a scenario bigger than MAX_POINTS before its points are allocated. */
-static int check_size(struct loader *ld, const char *path, long long points, long long links)
+int scenario_check_size(struct loader *ld, const char *path, long long points, long long links)
 {
     if (points <= MAX_POINTS)
         return 0;
@@ -282,8 +321,8 @@ static int read_point(struct loader *ld, const cJSON *e, const char *path)
                            name);
     const long i = model_add_point(ld->m, p, v, mass, radius, name);
     if (i < 0)
-        return out_of_memory(ld);
-    return name ? add_name(ld, np, ld->m->point_name[i], SREF_POINT, (size_t)i) : 0;
+        return scenario_oom(ld);
+    return name ? scenario_add_name(ld, np, ld->m->point_name[i], SREF_POINT, (size_t)i) : 0;
 }
 
 static int read_points(struct loader *ld)
@@ -293,7 +332,7 @@ static int read_points(struct loader *ld)
         return CATENA_EINPUT;
     if (!points)
         return 0;
-    if (check_size(ld, "points", cJSON_GetArraySize(points), 0))
+    if (scenario_check_size(ld, "points", cJSON_GetArraySize(points), 0))
         return CATENA_EINPUT;
     size_t i = 0;
     for (const cJSON *e = points->child; e; e = e->next, i++) {
@@ -375,11 +414,11 @@ static int read_rope(struct loader *ld, const cJSON *e, const char *path, size_t
         return sjson_error(&ld->cx, p,
                            "\"%s\" is not a valid body name (use letters, digits, '_' and '-')",
                            def->name);
-    if (add_name(ld, p, def->name, SREF_BODY, i) ||
+    if (scenario_add_name(ld, p, def->name, SREF_BODY, i) ||
         sjson_get_integer(&ld->cx, e, path, "segments", 1, MAX_COUNT, &segments))
         return CATENA_EINPUT;
     *points += segments + 1;
-    if (check_size(ld, sjson_path_key(p, path, "segments"), *points, segments))
+    if (scenario_check_size(ld, sjson_path_key(p, path, "segments"), *points, segments))
         return CATENA_EINPUT;
     def->segments = (uint32_t)segments;
     if (sjson_get_vector(&ld->cx, e, path, "from", ld->m->dims, &def->from) ||
@@ -422,18 +461,18 @@ static int read_body(struct loader *ld, const cJSON *e, const char *path, size_t
     return read_rope(ld, e, path, i, &ld->ropes[i], points);
 }
 
-static int add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size_t entry)
+int scenario_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size_t entry)
 {
     if (ld->m->npins == ld->origin_cap) {
         const size_t cap = ld->origin_cap ? 2 * ld->origin_cap : 16;
         struct pin_origin *o = realloc(ld->origins, cap * sizeof *o);
         if (!o)
-            return out_of_memory(ld);
+            return scenario_oom(ld);
         ld->origins = o;
         ld->origin_cap = cap;
     }
     ld->origins[ld->m->npins] = (struct pin_origin){.body = body, .entry = entry};
-    return model_add_pin(ld->m, point, at) < 0 ? out_of_memory(ld) : 0;
+    return model_add_pin(ld->m, point, at) < 0 ? scenario_oom(ld) : 0;
 }
 
 /* Builds the checked ropes and pins the points their "pins" name. */
@@ -441,7 +480,7 @@ static int build_bodies(struct loader *ld)
 {
     for (size_t i = 0; i < ld->nropes; i++) {
         if (build_rope(ld->m, &ld->ropes[i], ld->m->gravity) < 0)
-            return out_of_memory(ld);
+            return scenario_oom(ld);
         const struct body *b = &ld->m->bodies[i];
         size_t k = 0;
         for (const cJSON *pe = ld->rope_pins[i] ? ld->rope_pins[i]->child : NULL; pe;
@@ -449,7 +488,7 @@ static int build_bodies(struct loader *ld)
             uint32_t idx = 0; /* checked by read_rope */
             rope_pin_index(ld, pe, "", &ld->ropes[i], &idx);
             const uint32_t point = b->first_point + idx;
-            if (add_pin(ld, point, ld->m->x0[point], (long)i, k))
+            if (scenario_add_pin(ld, point, ld->m->x0[point], (long)i, k))
                 return CATENA_EFAIL;
         }
     }
@@ -467,7 +506,7 @@ static int read_bodies(struct loader *ld)
     ld->ropes = calloc(n ? n : 1, sizeof *ld->ropes);
     ld->rope_pins = calloc(n ? n : 1, sizeof *ld->rope_pins);
     if (!ld->ropes || !ld->rope_pins)
-        return out_of_memory(ld);
+        return scenario_oom(ld);
     long long points = (long long)ld->m->npoints;
     size_t i = 0;
     for (const cJSON *e = bodies->child; e; e = e->next, i++) {
@@ -496,7 +535,7 @@ static int read_pins(struct loader *ld)
         vec3 at = ld->m->x0[point];
         if (sjson_get_vector(&ld->cx, e, p, "at", ld->m->dims, &at))
             return CATENA_EINPUT;
-        const int rc = add_pin(ld, point, at, -1, i);
+        const int rc = scenario_add_pin(ld, point, at, -1, i);
         if (rc)
             return rc;
     }
@@ -532,7 +571,7 @@ static int check_duplicate_pins(struct loader *ld)
         return 0;
     struct pin_order *o = malloc(n * sizeof *o);
     if (!o)
-        return out_of_memory(ld);
+        return scenario_oom(ld);
     for (size_t i = 0; i < n; i++)
         o[i] = (struct pin_order){.point = ld->m->pins[i].point, .order = i};
     qsort(o, n, sizeof *o, cmp_pin_order);
@@ -602,7 +641,7 @@ static int read_link(struct loader *ld, const cJSON *e, const char *path)
         return CATENA_EINPUT;
     const long l = model_add_link(ld->m, a, b, rest);
     if (l < 0)
-        return out_of_memory(ld);
+        return scenario_oom(ld);
     ld->m->links[l].stiffness = stiffness;
     ld->m->links[l].break_stretch = break_stretch;
     return 0;
@@ -623,21 +662,34 @@ static int read_links(struct loader *ld)
     return 0;
 }
 
-/* The sections in order. Pins come before links so that "auto" rest lengths measure
- * the positions pins hold their points at. */
-static int read_scenario(struct loader *ld)
+static int check_top(struct loader *ld)
 {
-    int rc;
-    if ((rc = read_version(ld)) || (rc = sjson_check_object(&ld->cx, ld->root, "", top_keys)) ||
-        (rc = read_name(ld)) || (rc = read_dimensions(ld)) || (rc = read_time(ld)) ||
-        (rc = read_solver(ld)) || (rc = read_world(ld)) || (rc = read_output(ld)) ||
-        (rc = read_points(ld)) || (rc = read_bodies(ld)))
-        return rc;
+    return sjson_check_object(&ld->cx, ld->root, "", top_keys);
+}
+
+static int check_has_points(struct loader *ld)
+{
     if (ld->m->npoints == 0)
         return sjson_error(&ld->cx, "",
                            "the scenario has no points (add \"points\" or \"bodies\")");
-    if ((rc = read_pins(ld)) || (rc = check_duplicate_pins(ld)) || (rc = read_links(ld)))
-        return rc;
+    return 0;
+}
+
+/* The sections in order, one a line. Pins come before links so that "auto" rest lengths
+ * measure the positions pins hold their points at. */
+static int (*const sections[])(struct loader *) = {
+    read_version,         check_top,   read_name,   read_dimensions, read_time,        read_solver,
+    read_world,           read_output, read_points, read_bodies,     check_has_points, read_pins,
+    check_duplicate_pins, read_links,
+};
+
+static int read_scenario(struct loader *ld)
+{
+    for (size_t i = 0; i < sizeof sections / sizeof *sections; i++) {
+        const int rc = sections[i](ld);
+        if (rc)
+            return rc;
+    }
     return 0;
 }
 
@@ -672,7 +724,7 @@ struct model *scenario_parse(const char *label, const char *text, size_t len,
             goto fail;
     if (!(ld.m = model_create()) || !(ld.names = sref_create()) ||
         !(ld.m->source = strdup(label))) {
-        out_of_memory(&ld);
+        scenario_oom(&ld);
         goto fail;
     }
     sha256_hex(text, len, ld.m->sha256);

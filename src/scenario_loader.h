@@ -1,0 +1,42 @@
+/* Private to the scenario loader: the state shared by the files that read the sections
+ * of a scenario (scenario.c and its siblings). Each section reader takes the loader and
+ * returns 0 or an error code with the message in ld->cx.err. */
+#ifndef CATENA_SCENARIO_LOADER_H
+#define CATENA_SCENARIO_LOADER_H
+
+#include "build.h"
+#include "scenario_json.h"
+#include "scenario_refs.h"
+
+/* Where a pin comes from, for the duplicate-pin message. */
+struct pin_origin {
+    long body;    /* body index, or -1 for pins[] */
+    size_t entry; /* index in bodies[body].pins or in pins[] */
+};
+
+struct loader {
+    struct sjson cx;
+    const cJSON *root;
+    struct model *m;
+    struct sref_table *names;
+    struct rope_def *ropes;  /* [nropes] the bodies, checked before any is built */
+    const cJSON **rope_pins; /* [nropes] each rope's "pins" array, or NULL */
+    size_t nropes;
+    struct pin_origin *origins; /* [m->npins] */
+    size_t origin_cap;
+};
+
+/* Reports running out of memory; returns CATENA_EFAIL. */
+int scenario_oom(struct loader *ld);
+
+/* Adds a point or body name to the shared table; a taken name is an error at path. */
+int scenario_add_name(struct loader *ld, const char *path, const char *name, enum sref_kind kind,
+                      size_t index);
+
+/* Refuses, before allocating, a scenario that would grow beyond the point limit. */
+int scenario_check_size(struct loader *ld, const char *path, long long points, long long links);
+
+/* Pins a point (recording where the pin came from for duplicate messages). */
+int scenario_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size_t entry);
+
+#endif
