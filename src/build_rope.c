@@ -29,7 +29,7 @@ static vec3 bulge_direction(vec3 u, vec3 g)
 
 /* The shapes: both give link k a direction at an angle a_k from the chord, odd in t_k,
  * so the ends are level along the bulge; both shrink sum cos a_k monotonically. */
-enum shape { SHAPE_CATENARY, SHAPE_ARC };
+enum sag_shape { SHAPE_CATENARY, SHAPE_ARC };
 
 static double half_offset(size_t k, size_t n)
 {
@@ -37,7 +37,7 @@ static double half_offset(size_t k, size_t n)
 }
 
 /* cos a_k and sin a_k: slope beta * t_k (catenary), or angle gamma * t_k (arc). */
-static void link_angle(enum shape s, double p, size_t k, size_t n, double *c, double *sn)
+static void link_angle(enum sag_shape s, double p, size_t k, size_t n, double *c, double *sn)
 {
     const double t = half_offset(k, n);
     if (s == SHAPE_CATENARY) {
@@ -50,7 +50,7 @@ static void link_angle(enum shape s, double p, size_t k, size_t n, double *c, do
     }
 }
 
-static double sum_cos(enum shape s, double p, size_t n)
+static double sum_cos(enum sag_shape s, double p, size_t n)
 {
     double sum = 0, c, sn;
     for (size_t k = 0; k < n; k++) {
@@ -61,7 +61,7 @@ static double sum_cos(enum shape s, double p, size_t n)
 }
 
 /* The parameter in [lo, hi] where sum_cos (decreasing) equals target, by bisection. */
-static double bisect(enum shape s, size_t n, double target, double lo, double hi)
+static double bisect(enum sag_shape s, size_t n, double target, double lo, double hi)
 {
     for (int i = 0; i < 200 && hi - lo > 1e-16 * hi; i++) {
         const double mid = lo + 0.5 * (hi - lo);
@@ -89,7 +89,7 @@ void build_rope_shape(vec3 from, vec3 to, double length, size_t n, vec3 gravity,
 
     /* As beta grows, every catenary link turns towards the bulge except, for odd n, the
      * middle one, which stays parallel to the chord: past that the rope must overhang. */
-    enum shape s;
+    enum sag_shape s;
     double p;
     if (target > (double)(n % 2)) {
         s = SHAPE_CATENARY;

@@ -20,6 +20,14 @@ static const char *body_type_name(enum body_type type)
     switch (type) {
     case BODY_ROPE:
         return "rope";
+    case BODY_CLOTH:
+        return "cloth";
+    case BODY_RAGDOLL:
+        return "ragdoll";
+    case BODY_SOFTBODY:
+        return "softbody";
+    case BODY_HAIR:
+        return "hair";
     }
     return "?";
 }

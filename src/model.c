@@ -48,8 +48,7 @@ static char *dup_or_null(const char *s)
     return d;
 }
 
-long model_add_point(struct model *m, vec3 x, vec3 v, double mass, double radius,
-                     const char *name)
+long model_add_point(struct model *m, vec3 x, vec3 v, double mass, double radius, const char *name)
 {
     size_t n = m->npoints, cap = m->point_cap;
     if (n >= cap) {
@@ -82,6 +81,114 @@ long model_add_link(struct model *m, uint32_t a, uint32_t b, double rest)
         return -1;
     m->links[m->nlinks] = (struct link){.a = a, .b = b, .rest = rest, .stiffness = 1.0};
     return (long)m->nlinks++;
+}
+
+long model_add_angle(struct model *m, uint32_t a, uint32_t b, uint32_t c, double min, double max)
+{
+    if (grow((void **)&m->angles, sizeof *m->angles, m->nangles, &m->angle_cap))
+        return -1;
+    m->angles[m->nangles] =
+        (struct angle){.a = a, .b = b, .c = c, .min = min, .max = max, .stiffness = 1.0};
+    return (long)m->nangles++;
+}
+
+/* Shoelace formula in the x-y plane; counter-clockwise is positive. */
+static double polygon_area(const struct model *m, const uint32_t *idx, size_t n)
+{
+    double twice = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const vec3 p = m->x0[idx[i]], q = m->x0[idx[(i + 1) % n]];
+        twice += p.x * q.y - q.x * p.y;
+    }
+    return 0.5 * twice;
+}
+
+/* Divergence theorem: the sum of signed tetrahedra from the origin to each face. */
+static double mesh_volume(const struct model *m, uint32_t first, uint32_t n)
+{
+    double six = 0.0;
+    for (uint32_t f = first; f < first + n; f++) {
+        const uint32_t *v = m->faces[f].v;
+        six += v3_dot(m->x0[v[0]], v3_cross(m->x0[v[1]], m->x0[v[2]]));
+    }
+    return six / 6.0;
+}
+
+static long add_area_record(struct model *m, uint32_t first, uint32_t count, int is_volume,
+                            double rest)
+{
+    if (grow((void **)&m->areas, sizeof *m->areas, m->nareas, &m->area_cap))
+        return -1;
+    m->areas[m->nareas] = (struct area){.first = first,
+                                        .count = count,
+                                        .is_volume = (uint8_t)is_volume,
+                                        .rest = rest,
+                                        .pressure = 1.0,
+                                        .stiffness = 1.0};
+    return (long)m->nareas++;
+}
+
+long model_add_area(struct model *m, const uint32_t *points, size_t n)
+{
+    const size_t first = m->narea_index;
+    for (size_t i = 0; i < n; i++) {
+        if (grow((void **)&m->area_index, sizeof *m->area_index, m->narea_index,
+                 &m->area_index_cap))
+            return -1;
+        m->area_index[m->narea_index++] = points[i];
+    }
+    return add_area_record(m, (uint32_t)first, (uint32_t)n, 0, polygon_area(m, points, n));
+}
+
+long model_add_volume(struct model *m, uint32_t first_face, uint32_t nfaces)
+{
+    return add_area_record(m, first_face, nfaces, 1, mesh_volume(m, first_face, nfaces));
+}
+
+/* Rest offsets are taken from the mass-weighted centre; a group with no free mass (all
+ * pinned) uses equal weights so the offsets are still defined. */
+long model_add_shape(struct model *m, const uint32_t *points, size_t n, double stiffness)
+{
+    const size_t first = m->nshape_index;
+    vec3 c = v3(0, 0, 0);
+    double wsum = 0.0;
+    for (size_t i = 0; i < n; i++)
+        wsum += m->mass[points[i]];
+    for (size_t i = 0; i < n; i++) {
+        const double w = wsum > 0.0 ? m->mass[points[i]] / wsum : 1.0 / (double)n;
+        c = v3_add(c, v3_scale(m->x0[points[i]], w));
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t cap = m->shape_index_cap;
+        if (grow((void **)&m->shape_index, sizeof *m->shape_index, m->nshape_index, &cap) ||
+            (cap = m->shape_index_cap,
+             grow((void **)&m->shape_rest, sizeof *m->shape_rest, m->nshape_index, &cap)))
+            return -1;
+        m->shape_index_cap = cap;
+        m->shape_index[m->nshape_index] = points[i];
+        m->shape_rest[m->nshape_index++] = v3_sub(m->x0[points[i]], c);
+    }
+    if (grow((void **)&m->shapes, sizeof *m->shapes, m->nshapes, &m->shape_cap))
+        return -1;
+    m->shapes[m->nshapes] =
+        (struct shape){.first = (uint32_t)first, .count = (uint32_t)n, .stiffness = stiffness};
+    return (long)m->nshapes++;
+}
+
+long model_add_attachment(struct model *m, uint32_t a, uint32_t b)
+{
+    if (grow((void **)&m->attachments, sizeof *m->attachments, m->nattachments, &m->attachment_cap))
+        return -1;
+    m->attachments[m->nattachments] = (struct attachment){.a = a, .b = b, .stiffness = 1.0};
+    return (long)m->nattachments++;
+}
+
+long model_add_face(struct model *m, uint32_t a, uint32_t b, uint32_t c, uint32_t body)
+{
+    if (grow((void **)&m->faces, sizeof *m->faces, m->nfaces, &m->face_cap))
+        return -1;
+    m->faces[m->nfaces] = (struct face){.v = {a, b, c}, .body = body};
+    return (long)m->nfaces++;
 }
 
 long model_add_pin(struct model *m, uint32_t point, vec3 at)
@@ -122,6 +229,14 @@ void model_destroy(struct model *m)
     free(m->radius);
     free(m->point_name);
     free(m->links);
+    free(m->angles);
+    free(m->areas);
+    free(m->area_index);
+    free(m->shapes);
+    free(m->shape_index);
+    free(m->shape_rest);
+    free(m->attachments);
+    free(m->faces);
     free(m->pins);
     free(m->bodies);
     free(m);
@@ -147,6 +262,10 @@ const char *model_method_name(enum solver_method method)
     switch (method) {
     case METHOD_VERLET:
         return "verlet";
+    case METHOD_PBD:
+        return "pbd";
+    case METHOD_XPBD:
+        return "xpbd";
     }
     return "?";
 }
@@ -158,6 +277,8 @@ const char *model_order_name(enum solver_order order)
         return "forward";
     case ORDER_ALTERNATE:
         return "alternate";
+    case ORDER_COLORED:
+        return "colored";
     }
     return "?";
 }

@@ -11,11 +11,14 @@
 
 enum solver_method {
     METHOD_VERLET, /* Jakobsen: implicit velocity, per-substep damping, stiffness 0..1 */
+    METHOD_PBD,    /* Mueller et al. 2007: explicit velocity, stiffness 0..1 */
+    METHOD_XPBD,   /* Macklin et al. 2016: compliance and Lagrange multipliers */
 };
 
 enum solver_order {
     ORDER_FORWARD,   /* links 0..n-1 every iteration */
     ORDER_ALTERNATE, /* forward on even iterations, backward on odd ones */
+    ORDER_COLORED,   /* colour groups: no two constraints of a group share a point */
 };
 
 enum output_format {
@@ -26,13 +29,74 @@ enum output_format {
 
 enum body_type {
     BODY_ROPE,
+    BODY_CLOTH,
+    BODY_RAGDOLL,
+    BODY_SOFTBODY,
+    BODY_HAIR,
+};
+
+enum link_kind {
+    LINK_DISTANCE, /* equality: holds the rest length both ways */
+    LINK_TETHER,   /* inequality: only stops stretching beyond rest (may go slack) */
+};
+
+enum link_role {
+    ROLE_STRUCTURAL, /* drawn, counted as the body's fabric */
+    ROLE_SHEAR,      /* cloth diagonals */
+    ROLE_BEND,       /* distance to the point two ahead; not drawn */
 };
 
 struct link {
     uint32_t a, b;        /* point indices */
     double rest;          /* rest length, m */
-    double stiffness;     /* 0..1: fraction of the correction applied per projection */
+    double stiffness;     /* verlet/pbd: 0..1, fraction of the correction per projection */
+    double compliance;    /* xpbd: m/N (inverse stiffness; rest/EA); 0 = rigid */
     double break_stretch; /* breaks when length > break_stretch * rest; 0 = never */
+    double break_force;   /* breaks when the tension exceeds it, N; 0 = never */
+    uint8_t kind;         /* enum link_kind */
+    uint8_t role;         /* enum link_role */
+};
+
+/* Angle limit at hinge b between the links b->a and b->c. 2D: the signed turn angle from
+ * the direction a->b to b->c, in [-pi, pi], 0 = straight; 3D: the unsigned cone angle
+ * between a->b and b->c (min is 0). Outside [min, max] it is pushed back to the limit. */
+struct angle {
+    uint32_t a, b, c;
+    double min, max;   /* rad */
+    double stiffness;  /* verlet/pbd: 0..1 */
+    double compliance; /* xpbd: rad/(N m); 0 = rigid */
+};
+
+/* Area of a closed 2D polygon (points area_index[first..first+count), counter-clockwise
+ * positive) or volume of a closed 3D triangle mesh (faces[first..first+count), outward
+ * normals), held at pressure * rest. */
+struct area {
+    uint32_t first, count;
+    uint8_t is_volume; /* 0: polygon area (m^2), 1: mesh volume (m^3) */
+    double rest;       /* initial area or volume */
+    double pressure;   /* target = pressure * rest; 1 keeps the shape's own size */
+    double stiffness;  /* verlet/pbd: 0..1 */
+    double compliance; /* xpbd: per m^2 or m^3 per N; 0 = rigid */
+};
+
+/* Shape matching (Mueller et al. 2005) over points shape_index[first..first+count) with
+ * rest offsets shape_rest[first..] from the rest centre of mass: goal = c + R * rest. */
+struct shape {
+    uint32_t first, count;
+    double stiffness; /* 0..1; 1 makes the group rigid */
+};
+
+/* A weld: two points (usually of different bodies) held together. */
+struct attachment {
+    uint32_t a, b;
+    double stiffness;  /* verlet/pbd: 0..1 */
+    double compliance; /* xpbd: m/N; 0 = rigid */
+};
+
+/* A triangle of a cloth, soft body or mesh: drawn filled, and used by volumes. */
+struct face {
+    uint32_t v[3]; /* point indices, counter-clockwise seen from outside */
+    uint32_t body; /* the body it belongs to */
 };
 
 struct pin {
@@ -49,21 +113,21 @@ struct body {
 };
 
 struct model {
-    char *name;        /* scenario name */
-    char *source;      /* path of the scenario file (for messages) */
-    char sha256[65];   /* hex SHA-256 of the scenario file's bytes */
-    int dims;          /* 2 or 3; in 2D every z is 0 */
+    char *name;      /* scenario name */
+    char *source;    /* path of the scenario file (for messages) */
+    char sha256[65]; /* hex SHA-256 of the scenario file's bytes */
+    int dims;        /* 2 or 3; in 2D every z is 0 */
 
-    double dt;         /* time step, s */
-    long steps;        /* steps to run */
-    int substeps;      /* substeps per step; gravity is applied per substep */
+    double dt;    /* time step, s */
+    long steps;   /* steps to run */
+    int substeps; /* substeps per step; gravity is applied per substep */
 
     enum solver_method method;
-    int iterations;    /* constraint iterations per substep */
+    int iterations; /* constraint iterations per substep */
     enum solver_order order;
-    double damping;    /* verlet: velocity multiplier per substep, 0..1 (1 = none) */
+    double damping; /* verlet: velocity multiplier per substep, 0..1 (1 = none) */
 
-    vec3 gravity;      /* m/s^2 */
+    vec3 gravity; /* m/s^2 */
 
     size_t npoints;
     vec3 *x0;          /* [npoints] initial positions, m */
@@ -76,16 +140,35 @@ struct model {
     size_t nlinks;
     struct link *links;
 
+    /* Constraint families beyond links (issue 3). */
+    size_t nangles;
+    struct angle *angles;
+    size_t nareas;
+    struct area *areas;
+    size_t narea_index;
+    uint32_t *area_index; /* polygon vertex lists of the 2D areas */
+    size_t nshapes;
+    struct shape *shapes;
+    size_t nshape_index;
+    uint32_t *shape_index; /* [nshape_index] the points of the shape groups */
+    vec3 *shape_rest;      /* [nshape_index] their rest offsets from the group's centre */
+    size_t nattachments;
+    struct attachment *attachments;
+    size_t nfaces;
+    struct face *faces;
+
     size_t npins;
     struct pin *pins;
 
     size_t nbodies;
     struct body *bodies;
 
-    unsigned formats;  /* enum output_format bits */
-    long every;        /* record every k-th step (step 0 is always recorded) */
+    unsigned formats; /* enum output_format bits */
+    long every;       /* record every k-th step (step 0 is always recorded) */
 
-    size_t point_cap, link_cap, pin_cap, body_cap; /* allocated lengths while building */
+    /* allocated lengths while building */
+    size_t point_cap, link_cap, pin_cap, body_cap, angle_cap, area_cap, area_index_cap, shape_cap,
+        shape_index_cap, attachment_cap, face_cap;
 };
 
 /* A model with the format's defaults (catena-scenario(5)) and no points: dims 2,
@@ -95,11 +178,32 @@ struct model *model_create(void);
 
 /* Appends a point (mass 0 = pinned; name may be NULL and is copied). Returns its index,
  * or -1 on OOM. Arrays grow geometrically, so building is O(n). */
-long model_add_point(struct model *m, vec3 x, vec3 v, double mass, double radius,
-                     const char *name);
+long model_add_point(struct model *m, vec3 x, vec3 v, double mass, double radius, const char *name);
 
-/* Appends a link with stiffness 1 and no break threshold. Returns its index or -1. */
+/* Appends a distance link (structural, stiffness 1, compliance 0, no break threshold).
+ * Returns its index or -1. */
 long model_add_link(struct model *m, uint32_t a, uint32_t b, double rest);
+
+/* Appends an angle limit at hinge b (stiffness 1, compliance 0). Returns its index or -1. */
+long model_add_angle(struct model *m, uint32_t a, uint32_t b, uint32_t c, double min, double max);
+
+/* Appends a 2D polygon area over n points (copied), rest = its current signed area from x0,
+ * pressure 1, stiffness 1. Returns its index or -1. */
+long model_add_area(struct model *m, const uint32_t *points, size_t n);
+
+/* Appends a volume over the faces [first_face, first_face + nfaces) already added, rest =
+ * their enclosed volume from x0. Returns its index or -1. */
+long model_add_volume(struct model *m, uint32_t first_face, uint32_t nfaces);
+
+/* Appends a shape-matching group over n points (copied); rest offsets from x0 and masses.
+ * Returns its index or -1. */
+long model_add_shape(struct model *m, const uint32_t *points, size_t n, double stiffness);
+
+/* Appends a weld between a and b (stiffness 1, compliance 0). Returns its index or -1. */
+long model_add_attachment(struct model *m, uint32_t a, uint32_t b);
+
+/* Appends a triangle of body. Returns its index or -1. */
+long model_add_face(struct model *m, uint32_t a, uint32_t b, uint32_t c, uint32_t body);
 
 /* Appends a static pin: sets the point's inverse mass to 0 and holds it at `at`. */
 long model_add_pin(struct model *m, uint32_t point, vec3 at);
