@@ -1,11 +1,15 @@
 /* The position-based step (Jakobsen, "Advanced Character Physics", 2001): per substep,
- * Verlet integration x' = x + (x - xprev) damping + g h^2, pins, then Gauss-Seidel sweeps
- * of distance projections; once per step, breaks. Reads the model, writes only the state. */
+ * Verlet integration x' = x + (x - xprev) damping + g h^2, wind, pins, then Gauss-Seidel
+ * sweeps of distance projections with collisions, then contact response; once per step,
+ * breaks. Reads the model, writes only the state. */
 #include "solver.h"
 
 #include <math.h>
 
+#include "collide.h"
 #include "constraint_distance.h"
+#include "pin_motion.h"
+#include "wind.h"
 
 /* Verlet with per-substep damping; velocity is implicit in x - xprev. */
 static void integrate(const struct model *m, struct state *s, double h)
@@ -20,13 +24,15 @@ static void integrate(const struct model *m, struct state *s, double h)
     }
 }
 
-/* Both x and xprev, so a pin never carries a velocity into the next substep. */
-static void hold_pins(const struct model *m, struct state *s)
+/* Both x and xprev, from the pin's motion at the end and the start of the substep: the
+ * point carries exactly the pin's velocity (none for a still pin) into constraints,
+ * collisions and, once released, its own flight. */
+static void hold_pins(const struct model *m, struct state *s, double t, double h)
 {
     for (size_t p = 0; p < m->npins; p++) {
         const struct pin *pin = &m->pins[p];
-        s->x[pin->point] = pin->at;
-        s->xprev[pin->point] = pin->at;
+        s->x[pin->point] = pin_motion_at(m, pin, t);
+        s->xprev[pin->point] = pin_motion_at(m, pin, t - h);
     }
 }
 
@@ -42,6 +48,8 @@ static void relax_links(const struct model *m, struct state *s)
             for (size_t i = 0; i < s->nlinks; i++)
                 distance_project(m, s, i);
         }
+        if (collide_due(m, it))
+            collide_pass(m, s); /* collisions: on schedule, always on the last iteration */
     }
 }
 
@@ -60,9 +68,13 @@ void solver_step(const struct model *m, struct state *s)
 {
     const double h = m->dt / m->substeps;
     for (int k = 0; k < m->substeps; k++) {
-        integrate(m, s, h); /* integrate: advance free points under gravity */
-        hold_pins(m, s);    /* pins: anchored points sit at their anchors */
-        relax_links(m, s);  /* constraints: Gauss-Seidel sweeps over live links */
+        const double t = (double)s->step * m->dt + (k + 1) * h; /* the substep's end */
+        integrate(m, s, h);     /* integrate: advance free points under gravity */
+        wind_apply(m, s, h, t); /* wind: drag on the links of bodies that have it */
+        hold_pins(m, s, t, h);  /* pins: anchored points sit where their motion puts them */
+        collide_begin(m, s);    /* contacts: forget the last substep's */
+        relax_links(m, s);      /* constraints: Gauss-Seidel sweeps over live links */
+        collide_respond(m, s);  /* contacts: friction and restitution */
     }
     break_links(m, s); /* breaks: once per step, after every substep */
     s->step++;         /* time: multiplied, not summed, so it does not drift */

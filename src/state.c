@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collide.h"
+
 /* calloc that also succeeds for an empty model (calloc(0) may return NULL). */
 static void *alloc_array(size_t n, size_t size)
 {
@@ -36,6 +38,10 @@ struct state *state_create(const struct model *m)
             s->xprev[i] = v3_add(v3_sub(m->x0[i], v3_scale(m->v0[i], h)), half_gh2);
     }
     memset(s->alive, 1, m->nlinks);
+    /* Reserved links (the far halves of cuts) are dead until their cut. */
+    memset(s->alive + m->first_reserved_link, 0, m->nreserved_links);
+    if (collide_work_create(m, &s->collide))
+        goto fail;
     s->step = 0;
     s->t = 0.0;
     return s;
@@ -52,5 +58,18 @@ void state_destroy(struct state *s)
     free(s->x);
     free(s->xprev);
     free(s->alive);
+    collide_work_destroy(s->collide);
     free(s);
+}
+
+vec3 state_velocity(const struct model *m, const struct state *s, size_t i)
+{
+    const double h = m->dt / m->substeps;
+    return v3_scale(v3_sub(s->x[i], s->xprev[i]), 1.0 / h);
+}
+
+void state_set_velocity(const struct model *m, struct state *s, size_t i, vec3 v)
+{
+    const double h = m->dt / m->substeps;
+    s->xprev[i] = v3_sub(s->x[i], v3_scale(v, h));
 }
