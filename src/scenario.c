@@ -46,12 +46,15 @@ static const struct sjson_key top_keys[] = {
     {"pins", 0},
     {"bodies", 0},
     {"output", 0},
+    {"obstacles", 0},
+    {"events", 0},
     {NULL, 0},
 };
 static const struct sjson_key time_keys[] = {
     {"dt", 1},
     {"steps", 1},
     {"substeps", 0},
+    {"until_settled", 0},
     {NULL, 0},
 };
 static const struct sjson_key solver_keys[] = {
@@ -59,10 +62,13 @@ static const struct sjson_key solver_keys[] = {
     {"iterations", 0},
     {"order", 0},
     {"damping", 0},
+    {"collide_every", 0},
     {NULL, 0},
 };
 static const struct sjson_key world_keys[] = {
     {"gravity", 0},
+    {"wind", 0},
+    {"gust", 0},
     {NULL, 0},
 };
 static const struct sjson_key output_keys[] = {
@@ -89,6 +95,7 @@ static const struct sjson_key link_keys[] = {
 static const struct sjson_key pin_keys[] = {
     {"point", 1},
     {"at", 0},
+    {"motion", 0},
     {NULL, 0},
 };
 static const struct sjson_key rope_keys[] = {
@@ -103,6 +110,8 @@ static const struct sjson_key rope_keys[] = {
     {"stiffness", 0},
     {"break_stretch", 0},
     {"radius", 0},
+    {"self_collision", 0},
+    {"drag", 0},
     {NULL, 0},
 };
 
@@ -535,7 +544,9 @@ static int read_pins(struct loader *ld)
         vec3 at = ld->m->x0[point];
         if (sjson_get_vector(&ld->cx, e, p, "at", ld->m->dims, &at))
             return CATENA_EINPUT;
-        const int rc = scenario_add_pin(ld, point, at, -1, i);
+        int rc = scenario_add_pin(ld, point, at, -1, i);
+        if (!rc)
+            rc = scenario_read_pin_motion(ld, e, p, ld->m->npins - 1);
         if (rc)
             return rc;
     }
@@ -677,11 +688,28 @@ static int check_has_points(struct loader *ld)
 
 /* The sections in order, one a line. Pins come before links so that "auto" rest lengths
  * measure the positions pins hold their points at. */
+// clang-format off
 static int (*const sections[])(struct loader *) = {
-    read_version,         check_top,   read_name,   read_dimensions, read_time,        read_solver,
-    read_world,           read_output, read_points, read_bodies,     check_has_points, read_pins,
-    check_duplicate_pins, read_links,
+    read_version,
+    check_top,
+    read_name,
+    read_dimensions,
+    read_time,
+    read_solver,
+    read_world,
+    scenario_read_world_settings,
+    scenario_read_obstacles,
+    read_output,
+    read_points,
+    read_bodies,
+    scenario_read_body_world,
+    check_has_points,
+    read_pins,
+    check_duplicate_pins,
+    read_links,
+    scenario_read_events,
 };
+// clang-format on
 
 static int read_scenario(struct loader *ld)
 {

@@ -450,7 +450,7 @@ static const struct bad bad_inputs[] = {
     {"{'catena': 1, 'time': {'dt': 0.01, 'dt': 0.02, 'steps': 1}}",
      "test.json: time.dt: duplicate key"},
     {"{'catena': 1, 'time': {'dt': 0.01, 'steps': 1, 'foo': 1}}",
-     "test.json: time.foo: unknown key (valid keys: dt, steps, substeps)"},
+     "test.json: time.foo: unknown key (valid keys: dt, steps, substeps, until_settled)"},
     {HEAD "'solver': {'iteratons': 3}}",
      "test.json: solver.iteratons: unknown key (did you mean \"iterations\"?)"},
     {HEAD "'Points': []}", "test.json: Points: unknown key (did you mean \"points\"?)"},
@@ -459,7 +459,8 @@ static const struct bad bad_inputs[] = {
     {HEAD "'solver': {'order': 'foward'}}",
      "test.json: solver.order: unknown value \"foward\" (did you mean \"forward\"?)"},
     {HEAD "'solver': {'new\\nline': 1}}",
-     "test.json: solver.new?line: unknown key (valid keys: method, iterations, order, damping)"},
+     "test.json: solver.new?line: unknown key (valid keys: method, iterations, order, damping, "
+     "collide_every)"},
     {HEAD "'solver': {'method': 'a\\tb'}}",
      "test.json: solver.method: unknown value \"a?b\" (expected \"verlet\")"},
     {HEAD "'solver': {'method': 'rk4'}}",
