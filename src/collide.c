@@ -10,6 +10,7 @@
 
 #include "collide_shape.h"
 #include "selfcollide.h"
+#include "solver.h"
 
 const char *const collide_type_names[] = {"plane", "sphere", "box", "capsule", "bounds", NULL};
 
@@ -284,7 +285,7 @@ void collide_respond(const struct model *m, struct state *s)
             vn = fmax(dn, 0.0) / h; /* no longer moving into the surface */
         }
         s->x[i] = x;
-        state_set_velocity(m, s, i,
-                           v3_add(v3_scale(dt, (1.0 - o->friction) / h), v3_scale(c->n, vn)));
+        solver_set_velocity(m, s, i,
+                            v3_add(v3_scale(dt, (1.0 - o->friction) / h), v3_scale(c->n, vn)));
     }
 }

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "constraint_distance.h"
+#include "solver.h"
+#include "solver_work.h"
 #include "write_events.h"
 
 const char *const events_log_names[] = {
@@ -24,7 +27,7 @@ struct events {
     size_t next;                /* the next event of m->events to apply */
     const struct event **reels; /* running reels, in the order they started */
     size_t nreels;
-    unsigned char *alive; /* live-link flags at the last boundary, to see breaks */
+    uint32_t *parent; /* [npoints] union-find over structural links, for cuts */
     struct event_log log;
     long counts[LOG_KINDS];
 };
@@ -55,14 +58,12 @@ struct events *events_create(const struct model *m)
     e->live.radius = copy_array(m->radius, m->npoints, sizeof(double), m->npoints);
     e->live.pins = copy_array(m->pins, m->npins, sizeof *m->pins, pin_cap);
     e->reels = calloc(nreels ? nreels : 1, sizeof *e->reels);
-    e->alive = calloc(m->nlinks ? m->nlinks : 1, 1);
+    e->parent = calloc(m->npoints ? m->npoints : 1, sizeof *e->parent);
     if (!e->live.links || !e->live.inv_mass || !e->live.mass || !e->live.radius || !e->live.pins ||
-        !e->reels || !e->alive) {
+        !e->reels || !e->parent) {
         events_destroy(e);
         return NULL;
     }
-    memset(e->alive, 1, m->nlinks);
-    memset(e->alive + m->first_reserved_link, 0, m->nreserved_links);
     return e;
 }
 
@@ -77,7 +78,7 @@ void events_destroy(struct events *e)
     free(e->live.radius);
     free(e->live.pins);
     free(e->reels);
-    free(e->alive);
+    free(e->parent);
     free(e);
 }
 
@@ -109,7 +110,7 @@ long events_count(const struct events *e, enum event_log_kind kind)
 /* ---- logging ---- */
 
 static void log_row(struct events *e, const struct state *s, enum event_log_kind kind, long link,
-                    long a, long b, double stretch)
+                    long a, long b, double stretch, double force)
 {
     const struct event_row r = {.step = s->step,
                                 .time = s->t,
@@ -118,7 +119,7 @@ static void log_row(struct events *e, const struct state *s, enum event_log_kind
                                 .a = a,
                                 .b = b,
                                 .stretch = stretch,
-                                .force = NAN};
+                                .force = force};
     event_log_write(&e->log, &r);
     e->counts[kind]++;
 }
@@ -129,14 +130,22 @@ static double stretch_of(const struct events *e, const struct state *s, size_t i
     return v3_dist(s->x[l->a], s->x[l->b]) / l->rest;
 }
 
-/* Links alive at the last boundary and dead now broke in the step just done. */
+/* The links that broke in the step just done (the solver lists them in s->broke), with the
+ * stretch and tension they broke at: positions have not moved since the check. */
 static void log_breaks(struct events *e, const struct state *s)
 {
-    for (size_t i = 0; i < s->nlinks; i++)
-        if (e->alive[i] && !s->alive[i]) {
-            const struct link *l = &e->live.links[i];
-            log_row(e, s, LOG_BREAK, (long)i, l->a, l->b, stretch_of(e, s, i));
-        }
+    for (size_t k = 0; k < s->nbroke; k++) {
+        const uint32_t i = s->broke[k];
+        const struct link *l = &e->live.links[i];
+        log_row(e, s, LOG_BREAK, (long)i, l->a, l->b, stretch_of(e, s, i),
+                distance_tension(&e->live, s, i));
+    }
+}
+
+/* Pins and rest lengths set the max-length pass's anchors and reaches. */
+static void paths_changed(struct state *s)
+{
+    s->work->tether_stale = 1;
 }
 
 /* ---- pins ---- */
@@ -172,8 +181,10 @@ static void add_pin(struct events *e, const struct pin *pin)
 
 static void apply_release(struct events *e, struct state *s, const struct event *ev)
 {
-    if (unpin(e, ev->index))
-        log_row(e, s, LOG_RELEASE, -1, ev->index, -1, NAN);
+    if (!unpin(e, ev->index))
+        return;
+    paths_changed(s);
+    log_row(e, s, LOG_RELEASE, -1, ev->index, -1, NAN, NAN);
 }
 
 /* The point stops where it is (or is put at `at`) and stays. */
@@ -182,8 +193,9 @@ static void apply_pin(struct events *e, struct state *s, const struct event *ev)
     const struct pin pin = {.point = ev->index, .at = ev->has_at ? ev->v : s->x[ev->index]};
     add_pin(e, &pin);
     s->x[ev->index] = pin.at;
-    state_set_velocity(&e->live, s, ev->index, v3(0, 0, 0));
-    log_row(e, s, LOG_PIN, -1, ev->index, -1, NAN);
+    solver_set_velocity(&e->live, s, ev->index, v3(0, 0, 0));
+    paths_changed(s);
+    log_row(e, s, LOG_PIN, -1, ev->index, -1, NAN, NAN);
 }
 
 /* The path starts where the point is now; the loader scheduled the release at its end. */
@@ -192,7 +204,8 @@ static void apply_drag(struct events *e, struct state *s, const struct event *ev
     struct pin pin = ev->pin;
     pin.at = s->x[pin.point];
     add_pin(e, &pin);
-    log_row(e, s, LOG_DRAG, -1, pin.point, -1, NAN);
+    paths_changed(s);
+    log_row(e, s, LOG_DRAG, -1, pin.point, -1, NAN, NAN);
 }
 
 /* ---- cuts ---- */
@@ -210,9 +223,9 @@ static long nearest_link(const struct events *e, const struct state *s, vec3 q, 
     long best = -1;
     double best_d = INFINITY;
     for (size_t i = first; i < end; i++) {
-        if (!s->alive[i])
-            continue;
         const struct link *l = &e->live.links[i];
+        if (!s->alive[i] || l->role != ROLE_STRUCTURAL)
+            continue;
         const vec3 a = s->x[l->a], d = v3_sub(s->x[l->b], a);
         const double dd = v3_dot(d, d);
         double t = dd > 0.0 ? v3_dot(v3_sub(q, a), d) / dd : 0.5;
@@ -225,6 +238,36 @@ static long nearest_link(const struct events *e, const struct state *s, vec3 q, 
         }
     }
     return best;
+}
+
+static uint32_t find_root(uint32_t *parent, uint32_t p)
+{
+    while (parent[p] != p) {
+        parent[p] = parent[parent[p]]; /* path halving */
+        p = parent[p];
+    }
+    return p;
+}
+
+/* After a cut, the live bend and shear links whose ends now lie in different pieces (joined
+ * by no path of live structural links) would still hold the pieces together: they go too. */
+static void unbridge(struct events *e, struct state *s)
+{
+    const struct model *lm = &e->live;
+    for (uint32_t p = 0; p < lm->npoints; p++)
+        e->parent[p] = p;
+    for (size_t i = 0; i < lm->nlinks; i++)
+        if (s->alive[i] && lm->links[i].role == ROLE_STRUCTURAL) {
+            const uint32_t ra = find_root(e->parent, lm->links[i].a),
+                           rb = find_root(e->parent, lm->links[i].b);
+            /* The smaller root wins, so the forest does not depend on link order. */
+            if (ra != rb)
+                e->parent[ra > rb ? ra : rb] = ra < rb ? ra : rb;
+        }
+    for (size_t i = 0; i < lm->nlinks; i++)
+        if (s->alive[i] && lm->links[i].role != ROLE_STRUCTURAL &&
+            find_root(e->parent, lm->links[i].a) != find_root(e->parent, lm->links[i].b))
+            s->alive[i] = 0;
 }
 
 /* Half the lighter end's mass (ignoring massless ends) goes to each new end, taken from the
@@ -250,7 +293,7 @@ static void new_end(struct events *e, struct state *s, uint32_t c, uint32_t a, d
     lm->inv_mass[c] = mc > 0.0 ? 1.0 / mc : 0.0;
     lm->radius[c] = lm->radius[a];
     s->x[c] = p;
-    state_set_velocity(lm, s, c, v);
+    solver_set_velocity(lm, s, c, v);
 }
 
 /* Splits link i at fraction f of the way from a to b: a keeps link i up to the new end c,
@@ -267,7 +310,7 @@ static void apply_cut(struct events *e, struct state *s, const struct event *ev)
     const uint32_t a = l->a, b = l->b, c = ev->reserved_point, d = ev->reserved_point + 1;
     const double stretch = stretch_of(e, s, (size_t)i), rest = l->rest;
     const vec3 p = v3_add(s->x[a], v3_scale(v3_sub(s->x[b], s->x[a]), f));
-    const vec3 va = state_velocity(&e->live, s, a), vb = state_velocity(&e->live, s, b);
+    const vec3 va = solver_velocity(&e->live, s, a), vb = solver_velocity(&e->live, s, b);
     const vec3 v = v3_add(va, v3_scale(v3_sub(vb, va), f));
     const double share = cut_share(e, a, b);
     new_end(e, s, c, a, share, p, v);
@@ -279,7 +322,9 @@ static void apply_cut(struct events *e, struct state *s, const struct event *ev)
     l->b = c;
     l->rest = f * rest;
     s->alive[ev->reserved_link] = 1;
-    log_row(e, s, LOG_CUT, i, a, b, stretch);
+    unbridge(e, s);
+    tether_relink(&e->live, s->work);
+    log_row(e, s, LOG_CUT, i, a, b, stretch, NAN);
 }
 
 /* ---- reels ---- */
@@ -319,14 +364,14 @@ static int reel_step(struct events *e, const struct event *ev)
     return done;
 }
 
-static void advance_reels(struct events *e, const struct state *s)
+static void advance_reels(struct events *e, struct state *s)
 {
     size_t kept = 0;
     for (size_t r = 0; r < e->nreels; r++) {
         const struct event *ev = e->reels[r];
         if (reel_step(e, ev))
             log_row(e, s, LOG_REEL_END, ev->target == TARGET_LINK ? (long)ev->index : -1, -1, -1,
-                    NAN);
+                    NAN, NAN);
         else
             e->reels[kept++] = ev;
     }
@@ -336,7 +381,7 @@ static void advance_reels(struct events *e, const struct state *s)
 static void apply_reel(struct events *e, struct state *s, const struct event *ev)
 {
     e->reels[e->nreels++] = ev;
-    log_row(e, s, LOG_REEL, ev->target == TARGET_LINK ? (long)ev->index : -1, -1, -1, NAN);
+    log_row(e, s, LOG_REEL, ev->target == TARGET_LINK ? (long)ev->index : -1, -1, -1, NAN, NAN);
 }
 
 /* ---- velocities and moves ---- */
@@ -373,11 +418,11 @@ static void apply_velocity(struct events *e, struct state *s, const struct event
             continue;
         vec3 v = ev->v;
         if (ev->kind == EVENT_IMPULSE)
-            v = v3_add(state_velocity(&e->live, s, k), v3_scale(ev->v, 1.0 / mass));
-        state_set_velocity(&e->live, s, k, v);
+            v = v3_add(solver_velocity(&e->live, s, k), v3_scale(ev->v, 1.0 / mass));
+        solver_set_velocity(&e->live, s, k, v);
     }
     log_row(e, s, ev->kind == EVENT_IMPULSE ? LOG_IMPULSE : LOG_VELOCITY, -1, point_column(ev), -1,
-            NAN);
+            NAN, NAN);
 }
 
 /* Positions and previous positions move together, so velocities are kept; the pins of the
@@ -395,7 +440,7 @@ static void apply_teleport(struct events *e, struct state *s, const struct event
         if (pin->point >= first && pin->point < first + count && pin->motion != MOTION_KEYFRAMES)
             pin->at = v3_add(pin->at, ev->v);
     }
-    log_row(e, s, LOG_TELEPORT, -1, point_column(ev), -1, NAN);
+    log_row(e, s, LOG_TELEPORT, -1, point_column(ev), -1, NAN, NAN);
 }
 
 static void apply_set(struct events *e, struct state *s, const struct event *ev)
@@ -415,7 +460,7 @@ static void apply_set(struct events *e, struct state *s, const struct event *ev)
         lm->damping = ev->damping;
     if (ev->set & SET_COLLIDE_EVERY)
         lm->collide_every = ev->collide_every;
-    log_row(e, s, LOG_SET, -1, -1, -1, NAN);
+    log_row(e, s, LOG_SET, -1, -1, -1, NAN, NAN);
 }
 
 static void apply(struct events *e, struct state *s, const struct event *ev)
@@ -455,5 +500,4 @@ void events_boundary(struct events *e, struct state *s)
     while (e->next < e->m->nevents && e->m->events[e->next].step <= s->step)
         apply(e, s, &e->m->events[e->next++]);
     advance_reels(e, s);
-    memcpy(e->alive, s->alive, s->nlinks);
 }

@@ -21,6 +21,7 @@ struct model *model_create(void)
     m->formats = FORMAT_CSV;
     m->every = 1;
     m->collide_every = 1;
+    m->metrics = 1;
     return m;
 }
 

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "events.h"
+#include "metrics.h"
 #include "outfile.h"
 #include "progress.h"
 #include "settle.h"
@@ -42,6 +43,7 @@ struct run {
     long settled_step; /* -1 until the run settles */
     struct state *s;
     struct traj_writer *w[NFORMATS]; /* NULL for the formats not written */
+    struct metrics_writer *metrics;  /* NULL unless metrics.csv is written */
     long diverged;                   /* first diverged point, or -1 */
     struct sigaction old[NSTOP];     /* handlers to restore at the end */
 };
@@ -85,6 +87,8 @@ static int writers_open(struct run *run, const char *dir, struct catena_error *e
         if (!run->w[i])
             return err->code;
     }
+    if (run->m->metrics && !(run->metrics = metrics_open(dir, err)))
+        return err->code;
     return CATENA_OK;
 }
 
@@ -93,6 +97,8 @@ static int writers_record(struct run *run, struct catena_error *err)
     for (size_t i = 0; i < NFORMATS; i++)
         if (run->w[i] && traj_frame(run->w[i], run->m, run->s, err))
             return err->code;
+    if (run->metrics && metrics_record(run->metrics, run->lm, run->s, err))
+        return err->code;
     return CATENA_OK;
 }
 
@@ -109,6 +115,11 @@ static int writers_close(struct run *run, struct catena_error *err)
             traj_abort(run->w[i]);
         run->w[i] = NULL;
     }
+    if (run->metrics && rc == CATENA_OK)
+        rc = metrics_close(run->metrics, err);
+    else
+        metrics_abort(run->metrics);
+    run->metrics = NULL;
     return rc;
 }
 
@@ -118,6 +129,8 @@ static void writers_abort(struct run *run)
         traj_abort(run->w[i]);
         run->w[i] = NULL;
     }
+    metrics_abort(run->metrics);
+    run->metrics = NULL;
 }
 
 /* Whether the run has settled (time.until_settled) with nothing left to happen. */
@@ -174,6 +187,7 @@ static void fill_result(const struct run *run, struct run_result *r)
     for (size_t i = 0; i < s->nlinks; i++)
         r->live_links += s->alive[i];
     r->diverged_point = run->diverged;
+    metrics_compute(run->lm, s, &r->final);
     if (run->diverged >= 0) {
         r->status = RUN_DIVERGED;
     } else if (stop_signal && s->step < run->m->steps) {

@@ -5,6 +5,7 @@
 
 #include "error.h"
 #include "events.h"
+#include "metrics.h"
 #include "model.h"
 
 enum run_status {
@@ -31,6 +32,7 @@ struct run_result {
     /* time.until_settled: first step of the quiet spell that ended the run, or -1 */
     long settled_step;
     long events[LOG_KINDS]; /* rows of events.csv by kind */
+    struct metrics final;  /* metrics of the last state (metrics.h) */
 };
 
 /* Runs m into o->out_dir. Returns CATENA_OK, CATENA_EFAIL (diverged, or an output could

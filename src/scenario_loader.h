@@ -50,5 +50,7 @@ int scenario_read_events(struct loader *ld);
 
 /* pins[i].motion of the pin entry e at path, for the model's pin `pin` just added. */
 int scenario_read_pin_motion(struct loader *ld, const cJSON *e, const char *path, size_t pin);
+/* Sections in their own files, registered in scenario.c's sections[]. */
+int scenario_read_constraints(struct loader *ld); /* scenario_constraints.c */
 
 #endif

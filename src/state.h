@@ -4,9 +4,11 @@
 #define CATENA_STATE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model.h"
 
+struct solver_work;
 struct collide_work; /* collide.c: contacts, broad phase and self-collision scratch */
 
 struct state {
@@ -17,21 +19,27 @@ struct state {
     long step;            /* steps completed */
     double t;             /* simulated time, s (= step * dt) */
 
+    /* Methods and constraint families (issue 3). */
+    vec3 *v;                  /* [npoints] velocities, m/s (pbd, xpbd; verlet: x - xprev) */
+    double *link_lambda;      /* [nlinks] XPBD multipliers of the last substep (< 0: tension) */
+    double *angle_lambda;     /* [nangles] */
+    double *area_lambda;      /* [nareas] */
+    double *attach_lambda;    /* [nattachments] */
+    uint32_t *broke;          /* [nlinks] the links that broke in the last step, ascending */
+    size_t nbroke;            /* entries of broke[] */
+    struct solver_work *work; /* the solver's own tables and scratch (solver_work.h) */
+
     /* Allocated with the state: contacts and hashes (NULL without collisions). */
     struct collide_work *collide;
 };
 
 /* Allocates a state at t = 0 from the model's initial positions and velocities;
- * xprev is set so that Verlet reproduces constant acceleration exactly. NULL on OOM. */
+ * xprev is set so that Verlet reproduces constant acceleration exactly, v = v0 (0 where
+ * pinned), multipliers 0, and the solver's tables (colouring, ...) are prepared, so that
+ * stepping allocates nothing. NULL on OOM. */
 struct state *state_create(const struct model *m);
 
 /* NULL is a no-op. */
 void state_destroy(struct state *s);
-
-/* The velocity of point i over the last substep, m/s (Verlet: (x - xprev) / h). */
-vec3 state_velocity(const struct model *m, const struct state *s, size_t i);
-
-/* Gives point i velocity v without moving it (Verlet: xprev = x - v h). */
-void state_set_velocity(const struct model *m, struct state *s, size_t i, vec3 v);
 
 #endif
