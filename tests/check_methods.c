@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "solver.h"
 #include "solver_work.h"
 #include "state.h"
@@ -257,6 +258,44 @@ START_TEST(test_verlet_bits_unchanged)
 }
 END_TEST
 
+/* Metrics from a state set by hand: link errors (a slack tether counts 0, a broken link not
+ * at all), energies over free points only, speeds from v (pbd, xpbd) or (x - xprev) / h
+ * (verlet). Numbers chosen exact in binary, so the sums are exact. */
+START_TEST(test_metrics_values)
+{
+    m = model_create();
+    m->dt = 0.5;
+    m->method = methods[_i];
+    m->gravity = v3(0, -8, 0);
+    model_add_point(m, v3(0, 0, 0), v3(0, 0, 0), 4.0, 0.0, NULL); /* pinned below */
+    model_add_point(m, v3(0, 2, 0), v3(0, 0, 0), 2.0, 0.0, NULL);
+    model_add_point(m, v3(3, 2, 0), v3(0, 0, 0), 0.5, 0.0, NULL);
+    model_add_point(m, v3(3, 6, 0), v3(0, 0, 0), 1.0, 0.0, NULL);
+    model_add_link(m, 0, 1, 1.0);                              /* error 1, stretch 2 */
+    model_add_link(m, 1, 2, 4.0);                              /* error 1, stretch 0.75 */
+    m->links[model_add_link(m, 2, 3, 8.0)].kind = LINK_TETHER; /* slack: error 0 */
+    model_add_link(m, 0, 3, 1.0);                              /* broken below */
+    model_add_pin(m, 0, m->x0[0]);
+    s = state_create(m);
+    s->alive[3] = 0;
+    const vec3 v[4] = {{0, 0, 0}, {3, 4, 0}, {0, 2, 0}, {1, 0, 0}};
+    for (int i = 0; i < 4; i++) {
+        s->v[i] = v[i];
+        s->xprev[i] = v3_sub(s->x[i], v3_scale(v[i], m->dt));
+    }
+    struct metrics mt;
+    metrics_compute(m, s, &mt);
+    ck_assert(mt.error_sum == 2.0);
+    ck_assert(mt.error_max == 1.0);
+    ck_assert(mt.max_stretch == 2.0);
+    ck_assert_uint_eq(mt.live_links, 3);
+    /* 2 * 25 / 2 + 0.5 * 4 / 2 + 1 * 1 / 2; the pinned point neither moves nor counts. */
+    ck_assert(mt.kinetic == 25.0 + 1.0 + 0.5);
+    ck_assert(mt.potential == 8.0 * (2.0 * 2 + 0.5 * 2 + 1.0 * 6));
+    ck_assert(mt.max_speed == 5.0);
+}
+END_TEST
+
 /* ---- colored order ---- */
 
 /* No two links of a colour share a point, and every link is in exactly one colour. */
@@ -443,6 +482,7 @@ static Suite *methods_suite(void)
     tcase_add_loop_test(tc, test_damping_per_second, 0, 2);
     tcase_add_loop_test(tc, test_free_fall, 0, 2);
     tcase_add_loop_test(tc, test_verlet_bits_unchanged, 0, 2);
+    tcase_add_loop_test(tc, test_metrics_values, 0, 3);
     suite_add_tcase(su, tc);
     TCase *co = tcase_create("colored");
     tcase_add_checked_fixture(co, setup, teardown);
