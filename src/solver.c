@@ -2,8 +2,8 @@
  * damping + g h^2; or PBD's prediction, Mueller et al. 2007: v += g h, p* = x + v h), wind,
  * pins (placed by their motion), multipliers reset (XPBD, Macklin et al. 2016), iterations of
  * Gauss-Seidel projection over every constraint family with collisions on schedule, the
- * max-length pass, for pbd/xpbd v = (p* - x) / h, then the contact response (friction and
- * restitution). Once per step, after every substep: breaks. Reads the model, writes only
+ * max-length pass, the contact response (friction and restitution), then for pbd/xpbd
+ * v = (p* - x) / h. Once per step, after every substep: breaks. Reads the model, writes only
  * the state. */
 #include "solver.h"
 
@@ -34,27 +34,31 @@ static void integrate(const struct model *m, struct state *s, double h)
     }
 }
 
-/* PBD's prediction (Mueller et al. 2007, steps 5-7): external force, then damping, then
- * p* = x + v h; xprev keeps x for the velocity update. keep = damping^h, so that damping is
- * the fraction of velocity kept per second whatever the step. */
-static void predict(const struct model *m, struct state *s, double h, double keep)
+/* PBD's prediction (Mueller et al. 2007, steps 5 and 7): v += g h, p* = x + v h; xprev keeps
+ * x for the velocity update. */
+static void predict(const struct model *m, struct state *s, double h)
 {
     const vec3 gh = v3_scale(m->gravity, h);
     for (size_t i = 0; i < s->npoints; i++) {
         if (m->inv_mass[i] == 0.0)
             continue;
-        s->v[i] = v3_scale(v3_add(s->v[i], gh), keep);
+        s->v[i] = v3_add(s->v[i], gh);
         s->xprev[i] = s->x[i];
         s->x[i] = v3_add(s->x[i], v3_scale(s->v[i], h));
     }
 }
 
-/* v = (p* - x) / h: whatever the projections did to a point becomes its velocity. */
-static void update_velocities(const struct model *m, struct state *s, double h)
+/* v = keep (p* - x) / h: whatever the projections did to a point becomes its velocity.
+ * keep = damping^h makes damping the fraction of velocity kept per second whatever the step.
+ * Damping here rather than after gravity (Mueller et al.'s step 6) leaves a point at rest
+ * unchanged, so the static equilibrium does not depend on the damping: damped after gravity,
+ * a hanging load would feel g keep instead of g. */
+static void update_velocities(const struct model *m, struct state *s, double h, double keep)
 {
+    const double f = keep / h;
     for (size_t i = 0; i < s->npoints; i++)
         if (m->inv_mass[i] != 0.0)
-            s->v[i] = v3_scale(v3_sub(s->x[i], s->xprev[i]), 1.0 / h);
+            s->v[i] = v3_scale(v3_sub(s->x[i], s->xprev[i]), f);
 }
 
 /* Both x and xprev (pbd, xpbd: and v), from the pin's motion at the end and the start of the
@@ -141,18 +145,18 @@ void solver_step(const struct model *m, struct state *s)
         if (m->method == METHOD_VERLET)
             integrate(m, s, h); /* integrate: advance free points under gravity */
         else
-            predict(m, s, h, keep); /* predict: p* = x + v h */
-        wind_apply(m, s, h, t);     /* wind: drag on the links of bodies that have it */
-        hold_pins(m, s, t, h);      /* pins: where their motion puts them */
+            predict(m, s, h);   /* predict: p* = x + v h */
+        wind_apply(m, s, h, t); /* wind: drag on the links of bodies that have it */
+        hold_pins(m, s, t, h);  /* pins: where their motion puts them */
         if (m->method == METHOD_XPBD)
             reset_multipliers(m, s); /* multipliers: from 0 every substep */
         collide_begin(m, s);         /* contacts: forget the last substep's */
         relax(&cx, m, s);            /* constraints: Gauss-Seidel over every family */
         if (m->max_length_pass)
             tether_pass(m, s); /* max length: nothing beyond its reach of an anchor */
+        collide_respond(m, s); /* contacts: friction and restitution */
         if (m->method != METHOD_VERLET)
-            update_velocities(m, s, h); /* velocities: from what the projections did */
-        collide_respond(m, s);          /* contacts: friction and restitution */
+            update_velocities(m, s, h, keep); /* velocities: from what the projections did */
     }
     break_links(m, s); /* breaks: once per step, after every substep */
     s->step++;         /* time: multiplied, not summed, so it does not drift */
