@@ -314,12 +314,10 @@ static int read_plane(struct loader *ld, const cJSON *e, const char *path, vec3 
     /* Tolerate the rounding of typed unit vectors (0.7071...), not a real slant. */
     const double cosine = v3_dot(*u, *v) / (lu * lv);
     if (fabs(cosine) > 1e-9) {
-        char c[FMT_DOUBLE_SIZE];
-        fmt_double(c, acos(fmax(-1.0, fmin(1.0, cosine))) * 180.0 / 3.14159265358979323846);
         return sjson_error(&ld->cx, sjson_path_key(p, path, "v"),
-                           "must be perpendicular to \"u\" (the angle between them is %s "
+                           "must be perpendicular to \"u\" (the angle between them is %.3g "
                            "degrees)",
-                           c);
+                           acos(fmax(-1.0, fmin(1.0, cosine))) * 180.0 / 3.14159265358979323846);
     }
     *u = v3_scale(*u, 1.0 / lu);
     *v = v3_sub(*v, v3_scale(*u, v3_dot(*v, *u)));
@@ -630,8 +628,9 @@ static int read_hair_roots(struct loader *ld, const cJSON *e, const char *path,
             sjson_get_number(&ld->cx, arc, p, "start", &SJSON_ANY, &def->start) ||
             sjson_get_number(&ld->cx, arc, p, "end", &SJSON_ANY, &def->end))
             return CATENA_EINPUT;
+        char pe[SJSON_PATH_MAX];
         if (def->strands > 1 && def->start == def->end)
-            return sjson_error(&ld->cx, sjson_path_key(p, p, "end"),
+            return sjson_error(&ld->cx, sjson_path_key(pe, p, "end"),
                                "must differ from \"start\" (the strands would share one root)");
         return 0;
     }
