@@ -47,4 +47,7 @@ int scenario_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size
  * and pins what their "pins" name. */
 int scenario_read_bodies(struct loader *ld);
 
+/* Sections in their own files, registered in scenario.c's sections[]. */
+int scenario_read_constraints(struct loader *ld); /* scenario_constraints.c */
+
 #endif
