@@ -418,13 +418,13 @@ static int read_cloth_spacing(struct loader *ld, const cJSON *e, const char *pat
     def->dy = def->dx;
     if (!size)
         return 0;
-    vec3 wh;
+    vec3 wh; /* checks that it is 2 numbers; then each must be positive */
+    double ext[2];
     if (sjson_vector(&ld->cx, size, sjson_path_key(p, path, "size"), 2, &wh))
         return CATENA_EINPUT;
-    const double ext[2] = {wh.x, wh.y};
     for (size_t k = 0; k < 2; k++)
         if (sjson_number(&ld->cx, cJSON_GetArrayItem(size, (int)k), sjson_path_index(pi, p, k),
-                         &SJSON_POSITIVE, &(double){0}))
+                         &SJSON_POSITIVE, &ext[k]))
             return CATENA_EINPUT;
     def->dx = ext[0] / (double)(def->cols - 1);
     def->dy = ext[1] / (double)(def->rows - 1);
