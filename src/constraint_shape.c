@@ -1,8 +1,9 @@
 /* Shape matching. With weights m_i (equal weights when the group has no mass) the centre is
  * c = sum m_i x_i / M and the rest offsets q_i satisfy sum m_i q_i = 0, so the corrections
- * k (c + R q_i - x_i) sum to zero when weighted by mass: linear momentum is conserved. The
- * sums run over each group in the order of its points' initial positions (solver_work.h),
- * so the result does not depend on the order the points were listed in. */
+ * k (c + R q_i - x_i) sum to zero when weighted by mass: linear momentum is conserved. Every
+ * sum, the rest offsets' included, runs over each group in the order of its points' initial
+ * positions (solver_work.h), so the result does not depend, to the bit, on the order the
+ * points were listed in. */
 #include "constraint_shape.h"
 
 #include <math.h>
@@ -19,6 +20,34 @@ struct shape_key {
     uint32_t k;
 };
 
+/* The group's weights: masses, or equal weights when the group has no mass (the rule of
+ * model_add_shape); *total gets their sum. Returns 1 for equal weights. */
+static int shape_weights(const struct model *m, const uint32_t *perm, const struct shape *sh,
+                         double *total)
+{
+    double t = 0.0;
+    for (uint32_t k = sh->first; k < sh->first + sh->count; k++)
+        t += m->mass[m->shape_index[perm[k]]];
+    const int equal = !(t > 0.0);
+    *total = equal ? (double)sh->count : t;
+    return equal;
+}
+
+/* The rest offsets from the initial positions, in the canonical order. */
+static void rest_offsets(const struct model *m, struct solver_work *w, const struct shape *sh)
+{
+    double total;
+    const int equal = shape_weights(m, w->shape_perm, sh, &total);
+    vec3 c = v3(0, 0, 0);
+    for (uint32_t k = sh->first; k < sh->first + sh->count; k++) {
+        const uint32_t i = m->shape_index[w->shape_perm[k]];
+        c = v3_add(c, v3_scale(m->x0[i], equal ? 1.0 : m->mass[i]));
+    }
+    c = v3_scale(c, 1.0 / total);
+    for (uint32_t k = sh->first; k < sh->first + sh->count; k++)
+        w->shape_rest[k] = v3_sub(m->x0[m->shape_index[k]], c);
+}
+
 static int cmp_shape_key(const void *pa, const void *pb)
 {
     const struct shape_key *a = pa, *b = pb;
@@ -33,9 +62,10 @@ int shape_prepare(const struct model *m, struct solver_work *w)
 {
     const size_t n = m->nshape_index;
     w->shape_perm = malloc((n ? n : 1) * sizeof *w->shape_perm);
+    w->shape_rest = malloc((n ? n : 1) * sizeof *w->shape_rest);
     w->shape_q = malloc((m->nshapes ? 4 * m->nshapes : 1) * sizeof *w->shape_q);
     struct shape_key *keys = malloc((n ? n : 1) * sizeof *keys);
-    if (!w->shape_perm || !w->shape_q || !keys) {
+    if (!w->shape_perm || !w->shape_rest || !w->shape_q || !keys) {
         free(keys);
         return -1;
     }
@@ -46,6 +76,7 @@ int shape_prepare(const struct model *m, struct solver_work *w)
         qsort(keys + sh->first, sh->count, sizeof *keys, cmp_shape_key);
         for (uint32_t k = sh->first; k < sh->first + sh->count; k++)
             w->shape_perm[k] = keys[k].k;
+        rest_offsets(m, w, sh);
         w->shape_q[4 * j] = 1.0; /* the identity rotation */
         w->shape_q[4 * j + 1] = w->shape_q[4 * j + 2] = w->shape_q[4 * j + 3] = 0.0;
     }
@@ -102,7 +133,7 @@ static void best_rotation(const struct model *m, const struct state *s, size_t j
     for (uint32_t k = sh->first; k < sh->first + sh->count; k++) {
         const uint32_t e = perm[k], i = m->shape_index[e];
         const double wt = equal ? 1.0 : m->mass[i];
-        const vec3 p = v3_sub(s->x[i], c), q = m->shape_rest[e];
+        const vec3 p = v3_sub(s->x[i], c), q = s->work->shape_rest[e];
         if (m->dims == 2) {
             sn += wt * (q.x * p.y - q.y * p.x);
             cs += wt * (q.x * p.x + q.y * p.y);
@@ -129,24 +160,21 @@ static void shape_solve(const struct model *m, struct state *s, size_t j)
 {
     const struct shape *sh = &m->shapes[j];
     const uint32_t *perm = s->work->shape_perm;
-    double total = 0.0;
-    for (uint32_t k = sh->first; k < sh->first + sh->count; k++)
-        total += m->mass[m->shape_index[perm[k]]];
-    /* The same rule as the rest offsets (model_add_shape): equal weights without mass. */
-    const int equal = !(total > 0.0);
+    double total;
+    const int equal = shape_weights(m, perm, sh, &total);
     vec3 c = v3(0, 0, 0);
     for (uint32_t k = sh->first; k < sh->first + sh->count; k++) {
         const uint32_t i = m->shape_index[perm[k]];
         c = v3_add(c, v3_scale(s->x[i], equal ? 1.0 : m->mass[i]));
     }
-    c = v3_scale(c, 1.0 / (equal ? (double)sh->count : total));
+    c = v3_scale(c, 1.0 / total);
     vec3 rot[3];
     best_rotation(m, s, j, c, equal, rot);
     for (uint32_t k = sh->first; k < sh->first + sh->count; k++) {
         const uint32_t e = perm[k], i = m->shape_index[e];
         if (m->inv_mass[i] == 0.0)
             continue;
-        const vec3 q = m->shape_rest[e];
+        const vec3 q = s->work->shape_rest[e];
         const vec3 goal = v3_add(
             c, v3_add(v3_add(v3_scale(rot[0], q.x), v3_scale(rot[1], q.y)), v3_scale(rot[2], q.z)));
         s->x[i] = v3_add(s->x[i], v3_scale(v3_sub(goal, s->x[i]), sh->stiffness));

@@ -29,27 +29,31 @@ static void integrate(const struct model *m, struct state *s, double h)
     }
 }
 
-/* PBD's prediction (Mueller et al. 2007, steps 5-7): external force, then damping, then
- * p* = x + v h; xprev keeps x for the velocity update. keep = damping^h, so that damping is
- * the fraction of velocity kept per second whatever the step. */
-static void predict(const struct model *m, struct state *s, double h, double keep)
+/* PBD's prediction (Mueller et al. 2007, steps 5 and 7): v += g h, p* = x + v h; xprev keeps
+ * x for the velocity update. */
+static void predict(const struct model *m, struct state *s, double h)
 {
     const vec3 gh = v3_scale(m->gravity, h);
     for (size_t i = 0; i < s->npoints; i++) {
         if (m->inv_mass[i] == 0.0)
             continue;
-        s->v[i] = v3_scale(v3_add(s->v[i], gh), keep);
+        s->v[i] = v3_add(s->v[i], gh);
         s->xprev[i] = s->x[i];
         s->x[i] = v3_add(s->x[i], v3_scale(s->v[i], h));
     }
 }
 
-/* v = (p* - x) / h: whatever the projections did to a point becomes its velocity. */
-static void update_velocities(const struct model *m, struct state *s, double h)
+/* v = keep (p* - x) / h: whatever the projections did to a point becomes its velocity.
+ * keep = damping^h makes damping the fraction of velocity kept per second whatever the step.
+ * Damping here rather than after gravity (Mueller et al.'s step 6) leaves a point at rest
+ * unchanged, so the static equilibrium does not depend on the damping: damped after gravity,
+ * a hanging load would feel g keep instead of g. */
+static void update_velocities(const struct model *m, struct state *s, double h, double keep)
 {
+    const double f = keep / h;
     for (size_t i = 0; i < s->npoints; i++)
         if (m->inv_mass[i] != 0.0)
-            s->v[i] = v3_scale(v3_sub(s->x[i], s->xprev[i]), 1.0 / h);
+            s->v[i] = v3_scale(v3_sub(s->x[i], s->xprev[i]), f);
 }
 
 /* Both x and xprev, so a pin never carries a velocity into the next substep. */
@@ -128,15 +132,15 @@ void solver_step(const struct model *m, struct state *s)
         if (m->method == METHOD_VERLET)
             integrate(m, s, h); /* integrate: advance free points under gravity */
         else
-            predict(m, s, h, keep); /* predict: p* = x + v h */
-        hold_pins(m, s);            /* pins: anchored points sit at their anchors */
+            predict(m, s, h); /* predict: p* = x + v h */
+        hold_pins(m, s);      /* pins: anchored points sit at their anchors */
         if (m->method == METHOD_XPBD)
             reset_multipliers(m, s); /* multipliers: from 0 every substep */
         relax(&cx, m, s);            /* constraints: Gauss-Seidel over every family */
         if (m->max_length_pass)
             tether_pass(m, s); /* max length: nothing beyond its reach of an anchor */
         if (m->method != METHOD_VERLET)
-            update_velocities(m, s, h); /* velocities: from what the projections did */
+            update_velocities(m, s, h, keep); /* velocities: from what the projections did */
     }
     break_links(m, s); /* breaks: once per step, after every substep */
     s->step++;         /* time: multiplied, not summed, so it does not drift */

@@ -22,6 +22,7 @@ void solver_work_destroy(struct solver_work *w)
     free(w->link_order);
     free(w->color_start);
     free(w->shape_perm);
+    free(w->shape_rest);
     free(w->shape_q);
     free(w->vol_start);
     free(w->vol_point);

@@ -26,6 +26,7 @@ struct solver_work {
 
     /* constraint_shape.c */
     uint32_t *shape_perm; /* [nshape_index] each group's entries sorted by initial position */
+    vec3 *shape_rest;     /* [nshape_index] rest offsets, summed in that order */
     double *shape_q;      /* [4 * nshapes] 3D: the rotation found last time (w, x, y, z) */
 
     /* constraint_area.c: for areas[j] that are volumes, the distinct vertices of its faces
