@@ -16,7 +16,7 @@
 struct build_set {
     int on;               /* 0: the body has none of them */
     double stiffness;     /* verlet/pbd: 0..1 */
-    double compliance;    /* xpbd: m/N for links, rad/(N m) for angles, 1/N m^-1 for areas */
+    double compliance;    /* xpbd: m/N for links, rad/(N m) for angles, m^4/J or m^6/J for areas */
     double break_stretch; /* links only: breaks past break_stretch * rest; 0 = never */
 };
 
