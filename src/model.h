@@ -196,6 +196,8 @@ struct body {
     enum body_type type;
     uint32_t first_point, npoints;
     uint32_t first_link, nlinks;
+    uint32_t grid_cols; /* cloth, hair: points per row (strand), so that "name.R.C" is point
+                           R * grid_cols + C of the body; 0 = not a grid */
     double drag;        /* wind drag, kg/m^2: force drag * length * |vn| vn on each link */
     double self_radius; /* self-collision radius, m; 0 = none */
 };
