@@ -309,7 +309,8 @@ static int read_half(struct loader *ld, const cJSON *e, const char *path, vec3 *
         if (!(h[k] > 0.0)) {
             char got[FMT_DOUBLE_SIZE];
             fmt_double(got, h[k]);
-            sjson_path_index(p, sjson_path_key(p, path, "half"), (size_t)k);
+            char ph[SJSON_PATH_MAX];
+            sjson_path_index(p, sjson_path_key(ph, path, "half"), (size_t)k);
             return sjson_error(&ld->cx, p, "must be greater than 0 (got %s)", got);
         }
     if (ld->m->dims == 2)
@@ -601,10 +602,20 @@ static int read_cut(struct loader *ld, const cJSON *e, const char *path, struct 
     if (!near) {
         ev->target = TARGET_LINK;
         ev->a = 0.5;
-        return refuse(ld, e, path, "body", "goes with \"near\" (a link is already one link)") ||
-               sref_resolve_link(ld->names, ld->m, &ld->cx, sjson_child(e, "link"),
-                                 sjson_path_key(p, path, "link"), &ev->index) ||
-               sjson_get_number(&ld->cx, e, path, "at", &FRACTION_OPEN, &ev->a);
+        if (refuse(ld, e, path, "body", "goes with \"near\" (a link is already one link)") ||
+            sref_resolve_link(ld->names, ld->m, &ld->cx, sjson_child(e, "link"),
+                              sjson_path_key(p, path, "link"), &ev->index) ||
+            sjson_get_number(&ld->cx, e, path, "at", &FRACTION_OPEN, &ev->a))
+            return CATENA_EINPUT;
+        /* Bend and shear links only shadow the fabric: they go with the structural link. */
+        if (ld->m->links[ev->index].role != ROLE_STRUCTURAL)
+            return sjson_error(&ld->cx, p,
+                               "link %u is a %s link; cut a structural one (the %s links across "
+                               "it go with it)",
+                               ev->index,
+                               ld->m->links[ev->index].role == ROLE_BEND ? "bend" : "shear",
+                               "bend and shear");
+        return 0;
     }
     ev->target = TARGET_NEAR;
     ev->index = UINT32_MAX;
