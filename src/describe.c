@@ -125,10 +125,13 @@ static void describe_world(FILE *out, const struct model *m)
             first = 0;
         }
     fputs(total ? ")\n" : "\n", out);
-    if (m->nreserved_points > 0)
-        fprintf(out, KEY "points %zu..%zu and link %zu.. for cuts\n", "reserved",
+    if (m->nreserved_links == 1)
+        fprintf(out, KEY "points %zu..%zu and link %zu for the cut\n", "reserved",
+                m->first_reserved_point, m->first_reserved_point + 1, m->first_reserved_link);
+    else if (m->nreserved_links > 1)
+        fprintf(out, KEY "points %zu..%zu and links %zu..%zu for the cuts\n", "reserved",
                 m->first_reserved_point, m->first_reserved_point + m->nreserved_points - 1,
-                m->first_reserved_link);
+                m->first_reserved_link, m->first_reserved_link + m->nreserved_links - 1);
     if (v3_len(m->wind) > 0.0) {
         fprintf(out, KEY "[", "wind");
         const double w[3] = {m->wind.x, m->wind.y, m->wind.z};
