@@ -90,8 +90,27 @@ static void describe_solver(FILE *out, const struct model *m)
     fputs("] m/s^2\n", out);
 }
 
-/* Obstacles and events, each with what kinds there are; the points and links cuts reserve;
- * wind and settling when set. */
+/* "KEY  total (name n, ...)" for the kinds that occur; nothing when there are none. */
+static void put_kinds(FILE *out, const char *key, const char *const *names, const size_t *n,
+                      size_t kinds)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < kinds; k++)
+        total += n[k];
+    if (total == 0)
+        return;
+    fprintf(out, KEY "%zu", key, total);
+    const char *sep = " (";
+    for (size_t k = 0; k < kinds; k++)
+        if (n[k] > 0) {
+            fprintf(out, "%s%s %zu", sep, names[k], n[k]);
+            sep = ", ";
+        }
+    fputs(")\n", out);
+}
+
+/* Obstacles and events (when there are any), each with what kinds there are; the points
+ * and links cuts reserve; wind and settling when set. */
 static void describe_world(FILE *out, const struct model *m)
 {
     static const char *const obstacle[] = {"plane", "sphere", "box", "capsule", "bounds"};
@@ -100,31 +119,15 @@ static void describe_world(FILE *out, const struct model *m)
     size_t n[9] = {0};
     for (size_t i = 0; i < m->nobstacles; i++)
         n[m->obstacles[i].type]++;
-    fprintf(out, KEY "%zu", "obstacles", m->nobstacles);
-    for (size_t k = 0, first = 1; k < 5; k++)
-        if (n[k] > 0) {
-            fprintf(out, "%s%s %zu", first ? " (" : ", ", obstacle[k], n[k]);
-            first = 0;
-        }
-    fputs(m->nobstacles ? ")\n" : "\n", out);
+    put_kinds(out, "obstacles", obstacle, n, 5);
     if (m->nobstacles > 0)
         fprintf(out, KEY "every %d iteration%s and the last\n", "collisions", m->collide_every,
                 m->collide_every == 1 ? "" : "s");
     /* The releases that end drags are the drags' own, not events of the file. */
     memset(n, 0, sizeof n);
-    size_t total = 0;
     for (size_t i = 0; i < m->nevents; i++)
-        if (!m->events[i].ends_drag) {
-            n[m->events[i].kind]++;
-            total++;
-        }
-    fprintf(out, KEY "%zu", "events", total);
-    for (size_t k = 0, first = 1; k < 9; k++)
-        if (n[k] > 0) {
-            fprintf(out, "%s%s %zu", first ? " (" : ", ", event[k], n[k]);
-            first = 0;
-        }
-    fputs(total ? ")\n" : "\n", out);
+        n[m->events[i].kind] += !m->events[i].ends_drag;
+    put_kinds(out, "events", event, n, 9);
     if (m->nreserved_links == 1)
         fprintf(out, KEY "points %zu..%zu and link %zu for the cut\n", "reserved",
                 m->first_reserved_point, m->first_reserved_point + 1, m->first_reserved_link);

@@ -27,6 +27,7 @@ enum {
     OPT_EVERY,
     OPT_FORMAT,
     OPT_SET,
+    OPT_UNTIL_SETTLED,
 };
 
 static const struct option run_longopts[] = {
@@ -35,6 +36,7 @@ static const struct option run_longopts[] = {
     {"every", required_argument, NULL, OPT_EVERY},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"set", required_argument, NULL, OPT_SET},
+    {"until-settled", required_argument, NULL, OPT_UNTIL_SETTLED},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -65,6 +67,10 @@ static void usage(FILE *out)
           "      --every=K          record every K-th step (sets output.every)\n"
           "      --format=LIST      trajectory formats, comma-separated: csv, json, npy\n"
           "                         (sets output.trajectory)\n"
+          "      --until-settled=SPEED\n"
+          "                         stop once every free point has stayed slower than\n"
+          "                         SPEED m/s for a while (1 s unless the scenario says;\n"
+          "                         sets time.until_settled.speed)\n"
           "      --set=PATH=VALUE   override a scalar by its dotted path, e.g.\n"
           "                         solver.iterations=40 or points.3.mass=2 (repeatable)\n"
           "  -q, --quiet            no progress line (shown only when stderr is a terminal)\n"
@@ -156,9 +162,9 @@ static int run_model(const struct model *m, const char *out_dir, int quiet)
 
 static int cmd_run(int argc, char **argv)
 {
-    /* At most one override per argument, plus --steps, --every and --format. */
-    struct scenario_override *ov = calloc((size_t)argc + 3, sizeof *ov);
-    const char *out_dir = NULL, *steps = NULL, *every = NULL;
+    /* At most one override per argument, plus --steps, --every, --format, --until-settled. */
+    struct scenario_override *ov = calloc((size_t)argc + 4, sizeof *ov);
+    const char *out_dir = NULL, *steps = NULL, *every = NULL, *settle = NULL;
     char formats[64] = "";
     size_t nov = 0;
     int quiet = 0, status = EXIT_USAGE, c;
@@ -189,6 +195,9 @@ static int cmd_run(int argc, char **argv)
             if (parse_formats(optarg, formats, sizeof formats))
                 goto bad_usage;
             break;
+        case OPT_UNTIL_SETTLED:
+            settle = optarg;
+            break;
         case OPT_SET:
             if (parse_set(optarg, &ov[nov++]))
                 goto bad_usage;
@@ -212,6 +221,8 @@ static int cmd_run(int argc, char **argv)
         ov[nov++] = (struct scenario_override){.path = "output.every", .value = every};
     if (formats[0])
         ov[nov++] = (struct scenario_override){.path = "output.trajectory", .value = formats};
+    if (settle)
+        ov[nov++] = (struct scenario_override){.path = "time.until_settled.speed", .value = settle};
 
     struct catena_error err;
     struct model *m = scenario_load(argv[optind], ov, nov, &err);
