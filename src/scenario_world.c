@@ -1,6 +1,7 @@
 /* Scenario sections of the world (issue 4): obstacles[], events[], pins[].motion,
  * world.wind and world.gust, time.until_settled, solver.collide_every, and the bodies'
  * self_collision and drag. Each reader checks ranges and names the JSON path in errors. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,6 @@
 #include "fmt_double.h"
 #include "pin_motion.h"
 #include "scenario_loader.h"
-#include "selfcollide.h"
 
 /* Times within this fraction of a step of a step boundary count as on it, so that 0.5 s at
  * dt = 1/120 is step 60 even when 0.5 / (1/120) rounds to 60.000000000000007. */
@@ -698,7 +698,7 @@ static int read_set(struct loader *ld, const cJSON *e, const char *path, struct 
         sjson_get_vector(&ld->cx, e, path, "wind", ld->m->dims, &ev->wind) ||
         (gust && read_gust(ld, gust, sjson_path_key(p, path, "gust"), &ev->gust_amplitude,
                            &ev->gust_frequency)) ||
-        sjson_get_integer(&ld->cx, e, path, "iterations", 1, 1000000000, &iterations) ||
+        sjson_get_integer(&ld->cx, e, path, "iterations", 1, INT_MAX, &iterations) ||
         sjson_get_number(&ld->cx, e, path, "damping", &SJSON_UNIT, &ev->damping) ||
         sjson_get_integer(&ld->cx, e, path, "collide_every", 1, MAX_COUNT, &every))
         return CATENA_EINPUT;
@@ -712,7 +712,7 @@ static int read_set(struct loader *ld, const cJSON *e, const char *path, struct 
                            "nothing to set (give gravity, wind, gust, iterations, damping or "
                            "collide_every)");
     ev->iterations = (int)iterations;
-    ev->collide_every = every > 1000000000 ? 1000000000 : (int)every;
+    ev->collide_every = every > INT_MAX ? INT_MAX : (int)every;
     return 0;
 }
 
