@@ -704,6 +704,43 @@ static void sha256_hex(const char *text, size_t len, char hex[65])
         snprintf(hex + 2 * i, 3, "%02x", digest[i]);
 }
 
+/* Replaces every number under item by raw text in fmt_double's shortest round-trip form:
+ * cJSON prints some doubles with 15 digits when they come within an ulp, not bit for bit. */
+static int numbers_exact(cJSON *item)
+{
+    for (cJSON *e = item->child, *next; e; e = next) {
+        next = e->next;
+        if (!cJSON_IsNumber(e)) {
+            if (numbers_exact(e))
+                return -1;
+            continue;
+        }
+        char buf[FMT_DOUBLE_SIZE];
+        fmt_double(buf, e->valuedouble);
+        cJSON *raw = cJSON_CreateRaw(buf);
+        if (!raw)
+            return -1;
+        raw->string = e->string; /* the member's key moves over (NULL in arrays) */
+        e->string = NULL;
+        cJSON_ReplaceItemViaPointer(item, e, raw);
+    }
+    return 0;
+}
+
+/* Keeps the effective scenario's text in the model: the tree after the overrides, with the
+ * name taken from the file name written out, so that the text alone loads to the same model
+ * under the same name. */
+static int keep_effective_text(struct loader *ld, cJSON *root)
+{
+    if (!sjson_child(root, "name") && !cJSON_AddStringToObject(root, "name", ld->m->name))
+        return scenario_oom(ld);
+    if (numbers_exact(root))
+        return scenario_oom(ld);
+    if (!(ld->m->scenario_json = cJSON_Print(root)))
+        return scenario_oom(ld);
+    return 0;
+}
+
 struct model *scenario_parse(const char *label, const char *text, size_t len,
                              const struct scenario_override *ov, size_t nov,
                              struct catena_error *err)
@@ -728,7 +765,7 @@ struct model *scenario_parse(const char *label, const char *text, size_t len,
         goto fail;
     }
     sha256_hex(text, len, ld.m->sha256);
-    if (read_scenario(&ld))
+    if (read_scenario(&ld) || keep_effective_text(&ld, root))
         goto fail;
     goto done;
 fail:
