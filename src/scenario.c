@@ -68,6 +68,7 @@ static const struct sjson_key world_keys[] = {
 static const struct sjson_key output_keys[] = {
     {"trajectory", 0},
     {"every", 0},
+    {"reports", 0},
     {NULL, 0},
 };
 static const struct sjson_key point_keys[] = {
@@ -680,7 +681,7 @@ static int check_has_points(struct loader *ld)
 static int (*const sections[])(struct loader *) = {
     read_version,         check_top,   read_name,   read_dimensions, read_time,        read_solver,
     read_world,           read_output, read_points, read_bodies,     check_has_points, read_pins,
-    check_duplicate_pins, read_links,
+    check_duplicate_pins, read_links,  scenario_read_reports,
 };
 
 static int read_scenario(struct loader *ld)

@@ -1,0 +1,26 @@
+/* output.reports: the analysis reports a run writes into its directory when it ends
+ * (catena-scenario(5)); "catenary" is the catenary fit of report_catenary.h. */
+#include "scenario_loader.h"
+
+/* Report names as the file writes them; entry i is the bit 1 << i of enum report_kind. */
+static const char *const report_names[] = {"catenary", NULL};
+
+int scenario_read_reports(struct loader *ld)
+{
+    const cJSON *list;
+    if (sjson_array(&ld->cx, sjson_child(ld->root, "output"), "output", "reports", &list))
+        return CATENA_EINPUT;
+    unsigned reports = 0;
+    size_t i = 0;
+    for (const cJSON *e = list ? list->child : NULL; e; e = e->next, i++) {
+        char p[SJSON_PATH_MAX];
+        int r = 0;
+        if (sjson_enum(&ld->cx, e, sjson_path_index(p, "output.reports", i), report_names, &r))
+            return CATENA_EINPUT;
+        if (reports & (1u << r))
+            return sjson_error(&ld->cx, p, "\"%s\" is listed twice", report_names[r]);
+        reports |= 1u << r;
+    }
+    ld->m->reports = reports;
+    return 0;
+}
