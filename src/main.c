@@ -35,6 +35,8 @@ enum {
     OPT_JSON,
     OPT_PLOT,
     OPT_SCENARIO,
+    OPT_REPORT,
+    OPT_RUN_PLOT,
 };
 
 static const struct option run_longopts[] = {
@@ -43,6 +45,8 @@ static const struct option run_longopts[] = {
     {"every", required_argument, NULL, OPT_EVERY},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"set", required_argument, NULL, OPT_SET},
+    {"report", required_argument, NULL, OPT_REPORT},
+    {"plot", no_argument, NULL, OPT_RUN_PLOT},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -88,6 +92,9 @@ static void usage(FILE *out)
           "                         (sets output.trajectory)\n"
           "      --set=PATH=VALUE   override a scalar by its dotted path, e.g.\n"
           "                         solver.iterations=40 or points.3.mass=2 (repeatable)\n"
+          "      --report=LIST      reports to write at the end, comma-separated:\n"
+          "                         catenary (sets output.reports)\n"
+          "      --plot             reports also draw their PNG (catenary.png)\n"
           "  -q, --quiet            no progress line (shown only when stderr is a terminal)\n"
           "\n"
           "Options for catenary:\n"
@@ -160,8 +167,29 @@ static int parse_set(char *arg, struct scenario_override *ov)
     return 0;
 }
 
+/* Turns "catenary" into the JSON array output.reports takes (["catenary"]) in buf; the
+ * loader checks the names. */
+static int parse_reports(const char *list, char *buf, size_t size)
+{
+    size_t len = (size_t)snprintf(buf, size, "[");
+    for (const char *p = list; *p;) {
+        const size_t n = strcspn(p, ",");
+        if (n == 0 || n != strspn(p, "abcdefghijklmnopqrstuvwxyz_") || len + n + 4 >= size) {
+            fprintf(stderr,
+                    "catena: --report: expected report names separated by commas, "
+                    "like 'catenary', got '%s'\n",
+                    list);
+            return -1;
+        }
+        len += (size_t)snprintf(buf + len, size - len, "%s\"%.*s\"", len > 1 ? "," : "", (int)n, p);
+        p += n + (p[n] == ',');
+    }
+    snprintf(buf + len, size - len, "]");
+    return 0;
+}
+
 /* Runs a loaded model into out_dir (or runs/NAME) and maps the outcome to an exit status. */
-static int run_model(const struct model *m, const char *out_dir, int quiet)
+static int run_model(const struct model *m, const char *out_dir, int quiet, int plot)
 {
     char *dir = NULL;
     if (!out_dir) {
@@ -173,7 +201,8 @@ static int run_model(const struct model *m, const char *out_dir, int quiet)
         snprintf(dir, n, "runs/%s", m->name);
         out_dir = dir;
     }
-    const struct run_options o = {.out_dir = out_dir, .progress = !quiet && isatty(STDERR_FILENO)};
+    const struct run_options o = {
+        .out_dir = out_dir, .progress = !quiet && isatty(STDERR_FILENO), .plot = plot};
     struct run_result r;
     struct catena_error err;
     int status = run_simulation(m, &o, &r, &err);
@@ -187,12 +216,12 @@ static int run_model(const struct model *m, const char *out_dir, int quiet)
 
 static int cmd_run(int argc, char **argv)
 {
-    /* At most one override per argument, plus --steps, --every and --format. */
-    struct scenario_override *ov = calloc((size_t)argc + 3, sizeof *ov);
+    /* At most one override per argument, plus --steps, --every, --format and --report. */
+    struct scenario_override *ov = calloc((size_t)argc + 4, sizeof *ov);
     const char *out_dir = NULL, *steps = NULL, *every = NULL;
-    char formats[64] = "";
+    char formats[64] = "", reports[256] = "";
     size_t nov = 0;
-    int quiet = 0, status = EXIT_USAGE, c;
+    int quiet = 0, plot = 0, status = EXIT_USAGE, c;
     if (!ov) {
         fputs("catena: out of memory\n", stderr);
         return CATENA_EFAIL;
@@ -224,6 +253,13 @@ static int cmd_run(int argc, char **argv)
             if (parse_set(optarg, &ov[nov++]))
                 goto bad_usage;
             break;
+        case OPT_REPORT:
+            if (parse_reports(optarg, reports, sizeof reports))
+                goto bad_usage;
+            break;
+        case OPT_RUN_PLOT:
+            plot = 1;
+            break;
         default:
             goto bad_usage;
         }
@@ -243,6 +279,8 @@ static int cmd_run(int argc, char **argv)
         ov[nov++] = (struct scenario_override){.path = "output.every", .value = every};
     if (formats[0])
         ov[nov++] = (struct scenario_override){.path = "output.trajectory", .value = formats};
+    if (reports[0])
+        ov[nov++] = (struct scenario_override){.path = "output.reports", .value = reports};
 
     struct catena_error err;
     struct model *m = scenario_load(argv[optind], ov, nov, &err);
@@ -250,7 +288,7 @@ static int cmd_run(int argc, char **argv)
         status = report(&err);
         goto done;
     }
-    status = run_model(m, out_dir, quiet);
+    status = run_model(m, out_dir, quiet, plot);
     model_destroy(m);
     goto done;
 bad_usage:
@@ -349,8 +387,24 @@ static char *catenary_scenario(const char *target, const char *given, int is_dir
 }
 
 /* The report for one frame of a run, printed on stdout. */
+/* Writes the plot to FILE, split into the directory and name png_write_raster takes. */
+static int catenary_plot(const struct report_catenary *r, const char *file,
+                         struct catena_error *err)
+{
+    const char *slash = strrchr(file, '/');
+    if (!slash)
+        return report_catenary_plot(r, ".", file, err);
+    char *dir = strdup(file);
+    if (!dir)
+        return error_set(err, CATENA_EFAIL, "out of memory");
+    dir[slash - file] = '\0';
+    const int rc = report_catenary_plot(r, slash == file ? "/" : dir, slash + 1, err);
+    free(dir);
+    return rc;
+}
+
 static int catenary_report(const char *target, const char *scenario, long step,
-                           const struct report_catenary_options *o, int json)
+                           const struct report_catenary_options *o, int json, const char *plot)
 {
     struct catena_error err;
     struct model *m = scenario_load(scenario, NULL, 0, &err);
@@ -365,6 +419,8 @@ static int catenary_report(const char *target, const char *scenario, long step,
         status = report_catenary_read_frame(target, m, step, x, &at, &t, &err);
     if (status == CATENA_OK)
         status = report_catenary_build(m, x, at, t, o, &r, &err);
+    if (status == CATENA_OK && plot)
+        status = catenary_plot(r, plot, &err);
     if (status != CATENA_OK) {
         report(&err);
     } else if (json) {
@@ -386,7 +442,7 @@ static int catenary_report(const char *target, const char *scenario, long step,
 static int cmd_catenary(int argc, char **argv)
 {
     struct report_catenary_options o = {.first = -1, .last = -1};
-    const char *scenario = NULL;
+    const char *scenario = NULL, *plot = NULL;
     long step = -1;
     int json = 0, c;
     optind = 2; /* after "catena catenary" */
@@ -411,6 +467,9 @@ static int cmd_catenary(int argc, char **argv)
             break;
         case OPT_SCENARIO:
             scenario = optarg;
+            break;
+        case OPT_PLOT:
+            plot = optarg;
             break;
         default:
             return usage_error();
@@ -439,7 +498,7 @@ static int cmd_catenary(int argc, char **argv)
     if (!path)
         return EXIT_USAGE;
     o.label = target;
-    const int status = catenary_report(target, path, step, &o, json);
+    const int status = catenary_report(target, path, step, &o, json, plot);
     free(path);
     return status;
 }

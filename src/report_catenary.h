@@ -85,6 +85,12 @@ void report_catenary_text(FILE *f, const struct report_catenary *r, const char *
 /* catenary.json as text (keys in catena(1)); the caller frees it. NULL on OOM. */
 char *report_catenary_json(const struct report_catenary *r, const char *source);
 
+/* Draws the report as a PNG (plot_catenary.c) into DIR/NAME: per chain, the simulated
+ * points, the analytic curve and the discrete reference, and below them the three
+ * point-by-point distances on their own scale. */
+int report_catenary_plot(const struct report_catenary *r, const char *dir, const char *name,
+                         struct catena_error *err);
+
 /* Writes catenary.json and catenary.txt into dir (each whole or not at all). */
 int report_catenary_write(const char *dir, const struct report_catenary *r, const char *source,
                           struct catena_error *err);

@@ -208,17 +208,20 @@ static int write_scenario(const char *dir, const struct model *m, struct catena_
 }
 
 /* The reports output.reports asks for, on the final state of a run that completed. */
-static int write_reports(const struct run *run, const char *dir, const struct run_result *r,
-                         struct catena_error *err)
+static int write_reports(const struct run *run, const struct run_options *o,
+                         const struct run_result *r, struct catena_error *err)
 {
     const struct model *m = run->m;
     if (!(m->reports & REPORT_CATENARY) || r->status != RUN_OK)
         return CATENA_OK;
-    const struct report_catenary_options o = {.label = dir, .first = -1, .last = -1};
+    const char *dir = o->out_dir;
+    const struct report_catenary_options ro = {.label = dir, .first = -1, .last = -1};
     struct report_catenary *rep;
-    int rc = report_catenary_build(m, run->s->x, run->s->step, run->s->t, &o, &rep, err);
+    int rc = report_catenary_build(m, run->s->x, run->s->step, run->s->t, &ro, &rep, err);
     if (rc == CATENA_OK)
         rc = report_catenary_write(dir, rep, dir, err);
+    if (rc == CATENA_OK && o->plot)
+        rc = report_catenary_plot(rep, dir, "catenary.png", err);
     report_catenary_destroy(rep);
     return rc;
 }
@@ -255,7 +258,7 @@ int run_simulation(const struct model *m, const struct run_options *o, struct ru
     if (rc == CATENA_OK)
         rc = summary_write(o->out_dir, m, r, err);
     if (rc == CATENA_OK)
-        rc = write_reports(&run, o->out_dir, r, err);
+        rc = write_reports(&run, o, r, err);
     if (rc == CATENA_OK)
         rc = stopped_error(&run, r, err);
     signals_restore(&run);

@@ -15,17 +15,18 @@ enum run_status {
 struct run_options {
     const char *out_dir; /* created if missing */
     int progress;        /* 1: a one-line progress display on stderr */
+    int plot;            /* 1: reports also draw their PNG (catenary.png) */
 };
 
 struct run_result {
     enum run_status status;
-    long steps_done;       /* steps taken; when diverged, the step whose result was not
-                              finite (0: the initial state was not) */
-    double wall_s;         /* wall-clock seconds of the stepping loop */
-    double max_stretch;    /* final largest length/rest over live links */
-    size_t live_links;     /* links not broken at the end */
-    long diverged_point;   /* -1 unless status is RUN_DIVERGED */
-    int signal;            /* the signal that stopped it when RUN_INTERRUPTED, else 0 */
+    long steps_done;     /* steps taken; when diverged, the step whose result was not
+                            finite (0: the initial state was not) */
+    double wall_s;       /* wall-clock seconds of the stepping loop */
+    double max_stretch;  /* final largest length/rest over live links */
+    size_t live_links;   /* links not broken at the end */
+    long diverged_point; /* -1 unless status is RUN_DIVERGED */
+    int signal;          /* the signal that stopped it when RUN_INTERRUPTED, else 0 */
 };
 
 /* Runs m into o->out_dir. Returns CATENA_OK, CATENA_EFAIL (diverged, or an output could
