@@ -1,9 +1,18 @@
 /* output.reports: the analysis reports a run writes into its directory when it ends
  * (catena-scenario(5)); "catenary" is the catenary fit of report_catenary.h. */
+#include "report_catenary.h"
 #include "scenario_loader.h"
 
 /* Report names as the file writes them; entry i is the bit 1 << i of enum report_kind. */
 static const char *const report_names[] = {"catenary", NULL};
+
+static int has_hanging_rope(const struct model *m)
+{
+    for (size_t i = 0; i < m->nbodies; i++)
+        if (report_catenary_hangs(m, &m->bodies[i]))
+            return 1;
+    return 0;
+}
 
 int scenario_read_reports(struct loader *ld)
 {
@@ -20,6 +29,11 @@ int scenario_read_reports(struct loader *ld)
         if (reports & (1u << r))
             return sjson_error(&ld->cx, p, "\"%s\" is listed twice", report_names[r]);
         reports |= 1u << r;
+        if ((1u << r) == REPORT_CATENARY && !has_hanging_rope(ld->m))
+            return sjson_error(&ld->cx, p,
+                               "the catenary report needs a rope body of at least 2 segments "
+                               "with both ends pinned (pins: [\"first\", \"last\"]); this "
+                               "scenario has none");
     }
     ld->m->reports = reports;
     return 0;
