@@ -1,7 +1,7 @@
 /* catenary.png: per chain, a panel with the simulated points, the analytic curve and the
  * discrete reference in the vertical plane (equal scales), and below it the distances
- * between the three, point by point, on an axis scaled to their largest value, so that an
- * error of 1e-4 of the span is as visible as one of 0.1. */
+ * between the three, point by point, on a logarithmic axis, so that an error of 1e-7 of the
+ * span shows beside one of 1e-3. */
 #include <math.h>
 #include <stdio.h>
 
@@ -30,7 +30,7 @@ static const struct raster_color C_SOLVER = {214, 39, 40, 255}; /* simulated - d
 /* Plane coordinates to pixels: x to the right, y up, one scale for both in the chain panel. */
 struct view {
     double x0, y0; /* plane point at the panel's left edge / bottom */
-    double sx, sy; /* pixels per metre (sy for the deviation panel's own axis) */
+    double sx, sy; /* pixels per metre */
     int px0, py0;  /* pixel of (x0, y0) */
 };
 
@@ -89,13 +89,51 @@ static void draw_chain(struct raster *r, const struct report_chain *c, const str
         raster_disc(r, view_x(v, c->sim[k].x), view_y(v, c->sim[k].y), 2.5, C_SIM);
 }
 
-/* One series of the deviation panel: |p[k] - q[k]| against the simulated point's x. */
+/* The deviation panel's axis: log10 of the distance, whole decades from lo to hi, so that
+ * the three series show whatever their sizes (a solver error of 1e-7 beside a
+ * discretisation error of 1e-3). Distances below 10^lo (the pinned ends' zeros) sit on the
+ * bottom line. */
+struct log_axis {
+    int lo, hi;    /* decades */
+    double y0, y1; /* pixel rows of 10^lo and 10^hi */
+};
+
+static double axis_y(const struct log_axis *a, double d)
+{
+    const double l = d > 0 ? fmax(log10(d), a->lo) : a->lo;
+    return a->y0 + (l - a->lo) / (a->hi - a->lo) * (a->y1 - a->y0);
+}
+
+/* Decades spanning the nonzero distances, at most 12 below the largest. */
+static struct log_axis deviation_axis(const struct report_chain *c, int top)
+{
+    const vec3 *pairs[3][2] = {{c->ref, c->curve}, {c->sim, c->curve}, {c->sim, c->ref}};
+    double lo = INFINITY, hi = 0;
+    for (int s = 0; s < 3; s++)
+        for (size_t k = 0; k <= c->nlinks; k++) {
+            const double d = v3_dist(pairs[s][0][k], pairs[s][1][k]);
+            if (d > 0) {
+                lo = fmin(lo, d);
+                hi = fmax(hi, d);
+            }
+        }
+    if (!(hi > 0))
+        lo = hi = 1e-16; /* the three agree exactly */
+    struct log_axis a = {.hi = (int)ceil(log10(hi)), .y0 = top + DEV_Y1, .y1 = top + DEV_Y0};
+    a.lo = (int)floor(log10(fmax(lo, hi * 1e-12)));
+    if (a.hi <= a.lo)
+        a.hi = a.lo + 1;
+    return a;
+}
+
+/* One series: |p[k] - q[k]| against the simulated point's x. */
 static void draw_series(struct raster *r, const struct report_chain *c, const vec3 *p,
-                        const vec3 *q, const struct view *v, struct raster_color col)
+                        const vec3 *q, const struct view *v, const struct log_axis *a,
+                        struct raster_color col)
 {
     double px = 0, py = 0;
     for (size_t k = 0; k <= c->nlinks; k++) {
-        const double qx = view_x(v, c->sim[k].x), qy = view_y(v, v3_dist(p[k], q[k]));
+        const double qx = view_x(v, c->sim[k].x), qy = axis_y(a, v3_dist(p[k], q[k]));
         if (k > 0)
             raster_line(r, px, py, qx, qy, 1.5, RASTER_CAP_ROUND, col);
         raster_disc(r, qx, qy, 2.5, col);
@@ -119,33 +157,26 @@ static int key(struct raster *r, int x, int y, struct raster_color col, const ch
     return x + 22 + w + 16;
 }
 
-static void draw_deviation(struct raster *r, const struct report_chain *c, const struct view *cv,
+static void draw_deviation(struct raster *r, const struct report_chain *c, const struct view *v,
                            int top)
 {
-    double max = fmax(fmax(c->total.max, c->discretisation.max), c->solver.max);
-    if (!(max > 0))
-        max = 1e-300; /* all three agree exactly: the series lie on the axis */
-    const struct view v = {.x0 = cv->x0,
-                           .y0 = 0,
-                           .sx = cv->sx,
-                           .sy = (DEV_Y1 - DEV_Y0) / (1.1 * max),
-                           .px0 = cv->px0,
-                           .py0 = top + DEV_Y1};
-    raster_fill_rect(r, MARGIN, top + DEV_Y0, PLOT_W - 2 * MARGIN, 1, GRID);
-    raster_fill_rect(r, MARGIN, top + DEV_Y1, PLOT_W - 2 * MARGIN, 1, INK);
-    const double ytop = view_y(&v, max);
-    raster_fill_rect(r, MARGIN, (int)lround(ytop), PLOT_W - 2 * MARGIN, 1, GRID);
-    char s[96];
-    snprintf(s, sizeof s, "%.3g m", max);
-    int w, h;
-    raster_text_size(s, 2, &w, &h);
-    label(r, MARGIN - w - 4, (int)lround(ytop) - h / 2, s, INK);
-    raster_text_size("0", 2, &w, &h);
-    label(r, MARGIN - w - 4, top + DEV_Y1 - h / 2, "0", INK);
-    draw_series(r, c, c->ref, c->curve, &v, C_REF);
-    draw_series(r, c, c->sim, c->curve, &v, C_SIM);
-    draw_series(r, c, c->sim, c->ref, &v, C_SOLVER);
-    label(r, MARGIN, top + DEV_Y0 - 56, "distance between them, point by point:", INK);
+    const struct log_axis a = deviation_axis(c, top);
+    const int step = (a.hi - a.lo + 5) / 6; /* at most 6 labelled decades */
+    for (int d = a.lo; d <= a.hi; d++) {
+        const int y = (int)lround(axis_y(&a, pow(10, d)));
+        raster_fill_rect(r, MARGIN, y, PLOT_W - 2 * MARGIN, 1, d == a.lo ? INK : GRID);
+        if ((d - a.lo) % step != 0)
+            continue;
+        char s[32];
+        int w, h;
+        snprintf(s, sizeof s, "1e%d m", d);
+        raster_text_size(s, 2, &w, &h);
+        label(r, MARGIN - w - 4, y - h / 2, s, INK);
+    }
+    draw_series(r, c, c->ref, c->curve, v, &a, C_REF);
+    draw_series(r, c, c->sim, c->curve, v, &a, C_SIM);
+    draw_series(r, c, c->sim, c->ref, v, &a, C_SOLVER);
+    label(r, MARGIN, top + DEV_Y0 - 56, "distance between them, point by point (log scale):", INK);
     int x = key(r, MARGIN, top + DEV_Y0 - 32, C_SIM, "simulated-analytic");
     x = key(r, x, top + DEV_Y0 - 32, C_REF, "discrete-analytic");
     key(r, x, top + DEV_Y0 - 32, C_SOLVER, "simulated-discrete");
