@@ -13,6 +13,7 @@
 
 #include <nettle/sha2.h>
 
+#include "fmt_double.h"
 #include "scenario_json.h"
 #include "scenario_loader.h"
 #include "scenario_refs.h"
