@@ -37,9 +37,17 @@ check "catenary.png is a PNG" sh -c "head -c 8 '$tmp/run/catenary.png' | od -An 
 catena run -q --report catenary -o "$tmp/noplot" "$tmp/chain.json"
 check "no --plot, no catenary.png" test ! -e "$tmp/noplot/catenary.png"
 
+catena validate "$tmp/chain.json"
+check "validate lists no report by default" sh -c "! grep -q catenary '$tmp/out'"
+catena run -q --steps 0 --report catenary -o "$tmp/zero" "$tmp/chain.json"
+expect_status 0 "a report at step 0"
+check "the report at step 0" json_has "$tmp/zero/catenary.json" step 0
+
 # output.reports in the scenario does the same as --report.
 catena run -q --set 'output.reports=["catenary"]' -o "$tmp/set" "$tmp/chain.json"
 expect_status 0 "output.reports runs"
+catena validate "$tmp/set/scenario.json"
+expect_out "summary.json, catenary.json, catenary.txt" "validate lists the report's files"
 check "output.reports writes catenary.json" test -f "$tmp/set/catenary.json"
 
 catena run -q --report wave -o "$tmp/never" "$tmp/chain.json"
