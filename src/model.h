@@ -118,6 +118,9 @@ struct model {
     char sha256[65]; /* hex SHA-256 of the scenario file's bytes */
     int dims;        /* 2 or 3; in 2D every z is 0 */
 
+    char **overrides; /* [noverrides] the --set overrides applied, "PATH=VALUE", in order */
+    size_t noverrides;
+
     double dt;    /* time step, s */
     long steps;   /* steps to run */
     int substeps; /* substeps per step; gravity is applied per substep */
