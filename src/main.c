@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "describe.h"
 #include "error.h"
 #include "model.h"
@@ -27,6 +29,10 @@ enum {
     OPT_EVERY,
     OPT_FORMAT,
     OPT_SET,
+    OPT_ATOL,
+    OPT_RTOL,
+    OPT_POINTS,
+    OPT_JSON,
 };
 
 static const struct option run_longopts[] = {
@@ -45,6 +51,16 @@ static const struct option validate_longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
+static const struct option compare_longopts[] = {
+    {"atol", required_argument, NULL, OPT_ATOL},
+    {"rtol", required_argument, NULL, OPT_RTOL},
+    {"steps", required_argument, NULL, OPT_STEPS},
+    {"points", required_argument, NULL, OPT_POINTS},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
 /* Every trajectory format, in the order --format lists them. */
 static const enum output_format all_formats[] = {FORMAT_CSV, FORMAT_JSON, FORMAT_NPY};
 #define NFORMATS (sizeof all_formats / sizeof all_formats[0])
@@ -57,6 +73,8 @@ static void usage(FILE *out)
           "Commands:\n"
           "  run SCENARIO          simulate SCENARIO and write its outputs\n"
           "  validate SCENARIO...  check scenarios and print what they would simulate\n"
+          "  compare A B           compare two trajectories (files or run directories)\n"
+
           "  help                  show this help\n"
           "\n"
           "Options for run:\n"
@@ -69,10 +87,19 @@ static void usage(FILE *out)
           "                         solver.iterations=40 or points.3.mass=2 (repeatable)\n"
           "  -q, --quiet            no progress line (shown only when stderr is a terminal)\n"
           "\n"
+          "Options for compare (B is the reference; |A-B| <= atol + rtol*|B| passes):\n"
+          "      --atol=X           absolute tolerance in metres (default 1e-9)\n"
+          "      --rtol=Y           relative tolerance (default 1e-9)\n"
+          "      --steps=RANGE      only steps N, FIRST:LAST, FIRST: or :LAST\n"
+          "      --points=RANGE     only points N, FIRST:LAST, FIRST: or :LAST\n"
+          "      --json             print the report as JSON\n"
+          "\n"
+
           "  -h, --help             show this help and exit\n"
           "      --version          show the version and exit\n"
           "\n"
-          "Exit status: 0 success; 1 the run failed (diverged, output not written);\n"
+          "Exit status: 0 success; 1 the run failed (diverged, output not written),\n"
+          "or trajectories differ beyond tolerance;\n"
           "2 bad usage or bad input; 128+N interrupted by signal N.\n",
           out);
 }
@@ -260,6 +287,104 @@ static int cmd_validate(int argc, char **argv)
     return status;
 }
 
+/* A tolerance for --atol or --rtol: a finite number >= 0, the whole argument. */
+static int parse_tolerance(const char *option, const char *text, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    const double v = strtod(text, &end);
+    if (end == text || *end || errno == ERANGE || !(v >= 0) || v == HUGE_VAL) {
+        fprintf(stderr, "catena: %s: expected a finite number >= 0, got '%s'\n", option, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Opens A and B, compares them and prints the report; exit 0 within tolerance, 1 outside,
+ * 2 when they cannot be compared. */
+static int compare_files(const char *a, const char *b, const struct compare_options *opt, int json)
+{
+    struct catena_error err;
+    struct compare_result res;
+    struct traj_reader *ra = traj_read_open(a, &err), *rb = NULL;
+    int status = ra ? CATENA_OK : report(&err);
+    if (ra && !(rb = traj_read_open(b, &err)))
+        status = report(&err);
+    if (rb) {
+        status = compare_traj(ra, rb, opt, &res, &err);
+        if (status == CATENA_EINPUT) {
+            report(&err);
+        } else if (json) {
+            cJSON *j = compare_to_json(&res);
+            char *text = j ? cJSON_Print(j) : NULL;
+            if (text)
+                puts(text);
+            else
+                status = report(&(struct catena_error){CATENA_EFAIL, "out of memory"});
+            free(text);
+            cJSON_Delete(j);
+        } else {
+            compare_print(stdout, &res);
+        }
+        if (status == CATENA_EFAIL && err.code == CATENA_EFAIL)
+            report(&err);
+    }
+    traj_read_close(ra);
+    traj_read_close(rb);
+    return status;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+    struct compare_options opt;
+    struct catena_error err;
+    int json = 0, c;
+    compare_default_options(&opt);
+    optind = 2; /* after "catena compare" */
+    while ((c = getopt_long(argc, argv, "h", compare_longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            usage(stdout);
+            return EXIT_SUCCESS;
+        case OPT_ATOL:
+            if (parse_tolerance("--atol", optarg, &opt.atol))
+                return usage_error();
+            break;
+        case OPT_RTOL:
+            if (parse_tolerance("--rtol", optarg, &opt.rtol))
+                return usage_error();
+            break;
+        case OPT_STEPS:
+            if (compare_parse_range("--steps", optarg, &opt.step_first, &opt.step_last, &err)) {
+                report(&err);
+                return usage_error();
+            }
+            break;
+        case OPT_POINTS:
+            if (compare_parse_range("--points", optarg, &opt.point_first, &opt.point_last, &err)) {
+                report(&err);
+                return usage_error();
+            }
+            break;
+        case OPT_JSON:
+            json = 1;
+            break;
+        default:
+            return usage_error();
+        }
+    }
+    if (argc - optind != 2) {
+        if (argc - optind < 2)
+            fprintf(stderr, "catena: compare: expected two trajectories A B, got %d\n",
+                    argc - optind);
+        else
+            fprintf(stderr, "catena: compare: unexpected argument '%s'\n", argv[optind + 2]);
+        return usage_error();
+    }
+    return compare_files(argv[optind], argv[optind + 1], &opt, json);
+}
+
 /* A write error on stdout (full disk, closed pipe) must not pass for success. */
 static int close_stdout(int status)
 {
@@ -298,10 +423,13 @@ static int dispatch(int argc, char **argv)
         return cmd_run(argc, argv);
     if (!strcmp(cmd, "validate"))
         return cmd_validate(argc, argv);
+    if (!strcmp(cmd, "compare"))
+        return cmd_compare(argc, argv);
     if (cmd[0] == '-')
         fprintf(stderr, "catena: unrecognized option '%s'\n", cmd);
     else
-        fprintf(stderr, "catena: unknown command '%s' (commands: run, validate, help)\n", cmd);
+        fprintf(stderr, "catena: unknown command '%s' (commands: run, validate, compare, help)\n",
+                cmd);
     return usage_error();
 }
 
