@@ -19,6 +19,7 @@
 #include "model.h"
 #include "run.h"
 #include "scenario.h"
+#include "sweep.h"
 #include "traj.h"
 
 #define EXIT_USAGE CATENA_EINPUT
@@ -33,6 +34,8 @@ enum {
     OPT_RTOL,
     OPT_POINTS,
     OPT_JSON,
+    OPT_EMIT,
+    OPT_CATENA,
 };
 
 static const struct option run_longopts[] = {
@@ -61,6 +64,20 @@ static const struct option compare_longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
+static const struct option sweep_longopts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"jobs", required_argument, NULL, 'j'},
+    {"emit", required_argument, NULL, OPT_EMIT},
+    {"catena", required_argument, NULL, OPT_CATENA},
+    {"dry-run", no_argument, NULL, 'n'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* argv[0] as the program was started, before main renames it for getopt's messages: sweeps
+ * run this same program. */
+static const char *invoked_as;
+
 /* Every trajectory format, in the order --format lists them. */
 static const enum output_format all_formats[] = {FORMAT_CSV, FORMAT_JSON, FORMAT_NPY};
 #define NFORMATS (sizeof all_formats / sizeof all_formats[0])
@@ -74,7 +91,8 @@ static void usage(FILE *out)
           "  run SCENARIO          simulate SCENARIO and write its outputs\n"
           "  validate SCENARIO...  check scenarios and print what they would simulate\n"
           "  compare A B           compare two trajectories (files or run directories)\n"
-
+          "  sweep SWEEP           run a parameter sweep (or emit it for parallel, Slurm)\n"
+          "  sweep collect DIR     write DIR/sweep.csv from the runs of a sweep\n"
           "  help                  show this help\n"
           "\n"
           "Options for run:\n"
@@ -94,12 +112,19 @@ static void usage(FILE *out)
           "      --points=RANGE     only points N, FIRST:LAST, FIRST: or :LAST\n"
           "      --json             print the report as JSON\n"
           "\n"
-
+          "Options for sweep:\n"
+          "  -o, --output=DIR       the sweep's directory (default sweeps/NAME)\n"
+          "  -j, --jobs=N           at most N runs at a time (default: the CPUs)\n"
+          "      --emit=ENGINE      write the jobs for ENGINE (parallel or slurm) instead\n"
+          "                         of running them\n"
+          "      --catena=PROGRAM   the catena the emitted jobs run (default: this one)\n"
+          "  -n, --dry-run          check the sweep and print its runs' commands\n"
+          "\n"
           "  -h, --help             show this help and exit\n"
           "      --version          show the version and exit\n"
           "\n"
           "Exit status: 0 success; 1 the run failed (diverged, output not written),\n"
-          "or trajectories differ beyond tolerance;\n"
+          "trajectories differ beyond tolerance, or a run of a sweep failed;\n"
           "2 bad usage or bad input; 128+N interrupted by signal N.\n",
           out);
 }
@@ -385,6 +410,203 @@ static int cmd_compare(int argc, char **argv)
     return compare_files(argv[optind], argv[optind + 1], &opt, json);
 }
 
+/* Prints a run of a sweep that did not finish, as it ends. */
+static void sweep_report_run(void *ctx, const struct sweep_plan *p, size_t i,
+                             const struct sweep_outcome *o)
+{
+    const char *dir = ctx;
+    if (o->status == SWEEP_OK)
+        return;
+    if (o->exit_code >= 0)
+        fprintf(stderr, "catena: %s/runs/%s: %s (exit %d): %s\n", dir, p->runs[i].name,
+                sweep_status_name(o->status), o->exit_code, o->why);
+    else
+        fprintf(stderr, "catena: %s/runs/%s: %s: %s\n", dir, p->runs[i].name,
+                sweep_status_name(o->status), o->why);
+}
+
+/* Writes DIR/sweep.csv from the outcomes, reports collect paths found nowhere, and maps the
+ * outcomes to an exit status: 1 when any run is not ok. */
+static int sweep_finish(const struct sweep_plan *p, const char *dir,
+                        const struct sweep_outcome *out, const char *label)
+{
+    struct catena_error err;
+    char *unfound = NULL;
+    if (sweep_write_csv(p, dir, out, &unfound, &err))
+        return report(&err);
+    for (const char *line = unfound; line && *line; line += strcspn(line, "\n") + 1)
+        fprintf(stderr, "catena: %.*s\n", (int)strcspn(line, "\n"), line);
+    free(unfound);
+    size_t bad = 0;
+    for (size_t i = 0; i < p->nruns; i++)
+        bad += out[i].status != SWEEP_OK;
+    if (bad == 0)
+        return EXIT_SUCCESS;
+    fprintf(stderr, "catena: %s: %zu of %zu runs did not finish (see %s/sweep.csv)\n", label, bad,
+            p->nruns, dir);
+    return CATENA_EFAIL;
+}
+
+/* catena sweep collect DIR */
+static int cmd_sweep_collect(int argc, char **argv)
+{
+    if (argc != 4) {
+        fputs(argc < 4 ? "catena: sweep collect: missing DIR\n"
+                       : "catena: sweep collect: expected one DIR\n",
+              stderr);
+        return usage_error();
+    }
+    const char *dir = argv[3];
+    struct catena_error err;
+    struct sweep_plan *p = sweep_plan_read(dir, &err);
+    if (!p)
+        return report(&err);
+    struct sweep_outcome *out = calloc(p->nruns ? p->nruns : 1, sizeof *out);
+    int status;
+    if (!out) {
+        status = report(&(struct catena_error){CATENA_EFAIL, "out of memory"});
+    } else {
+        for (size_t i = 0; i < p->nruns; i++) {
+            sweep_check_run(p, dir, i, &out[i]);
+            sweep_report_run((void *)dir, p, i, &out[i]);
+        }
+        status = sweep_finish(p, dir, out, dir);
+    }
+    free(out);
+    sweep_plan_destroy(p);
+    return status;
+}
+
+/* sweeps/NAME for SWEEP.json at PATH/NAME.json. */
+static char *sweep_default_dir(const char *file)
+{
+    const char *slash = strrchr(file, '/'), *name = slash ? slash + 1 : file;
+    size_t n = strlen(name);
+    if (n > 5 && !strcmp(name + n - 5, ".json"))
+        n -= 5;
+    char *dir = malloc(n + sizeof "sweeps/");
+    if (dir)
+        snprintf(dir, n + sizeof "sweeps/", "sweeps/%.*s", (int)n, name);
+    return dir;
+}
+
+/* Runs the plan here and writes sweep.csv; 128+N when a signal N stopped it. */
+static int sweep_here(const struct sweep_plan *p, const char *dir, const char *program, int jobs,
+                      const char *label)
+{
+    struct catena_error err;
+    struct sweep_outcome *out = calloc(p->nruns, sizeof *out);
+    int sig = 0, status;
+    if (!out)
+        return report(&(struct catena_error){CATENA_EFAIL, "out of memory"});
+    const struct sweep_exec_options o = {
+        .dir = dir, .program = program, .jobs = jobs, .done = sweep_report_run, .ctx = (void *)dir};
+    status = sweep_exec(p, &o, out, &sig, &err);
+    if (status != CATENA_OK) {
+        report(&err);
+    } else {
+        status = sweep_finish(p, dir, out, label);
+        if (sig)
+            status = 128 + sig;
+    }
+    free(out);
+    return status;
+}
+
+static int cmd_sweep(int argc, char **argv)
+{
+    const char *dir = NULL, *emit = NULL, *catena = NULL;
+    int jobs = sweep_cpus(), dry_run = 0, c;
+    if (argc > 2 && !strcmp(argv[2], "collect"))
+        return cmd_sweep_collect(argc, argv);
+    optind = 2; /* after "catena sweep" */
+    while ((c = getopt_long(argc, argv, "hj:no:", sweep_longopts, NULL)) != -1) {
+        char *end = NULL;
+        switch (c) {
+        case 'h':
+            usage(stdout);
+            return EXIT_SUCCESS;
+        case 'o':
+            dir = optarg;
+            break;
+        case 'j':
+            errno = 0;
+            long n = strtol(optarg, &end, 10);
+            if (end == optarg || *end || errno || n < 1 || n > 4096) {
+                fprintf(stderr,
+                        "catena: --jobs: expected a whole number from 1 to 4096, got '%s'\n",
+                        optarg);
+                return usage_error();
+            }
+            jobs = (int)n;
+            break;
+        case 'n':
+            dry_run = 1;
+            break;
+        case OPT_EMIT:
+            if (strcmp(optarg, "parallel") != 0 && strcmp(optarg, "slurm") != 0) {
+                fprintf(stderr, "catena: --emit: unknown engine '%s' (valid: parallel, slurm)\n",
+                        optarg);
+                return usage_error();
+            }
+            emit = optarg;
+            break;
+        case OPT_CATENA:
+            catena = optarg;
+            break;
+        default:
+            return usage_error();
+        }
+    }
+    if (argc - optind != 1) {
+        if (optind >= argc)
+            fputs("catena: sweep: missing SWEEP\n", stderr);
+        else
+            fprintf(stderr, "catena: sweep: unexpected argument '%s'\n", argv[optind + 1]);
+        return usage_error();
+    }
+    const char *file = argv[optind];
+    struct catena_error err;
+    char *self = catena ? NULL : sweep_find_program(invoked_as);
+    char *default_dir = dir ? NULL : sweep_default_dir(file);
+    struct sweep_plan *p = NULL;
+    int status;
+    if (!catena && !self) {
+        status = report(&(struct catena_error){
+            CATENA_EFAIL, "sweep: cannot find the catena program to run (give --catena)"});
+        goto done;
+    }
+    if (!dir && !(dir = default_dir)) {
+        status = report(&(struct catena_error){CATENA_EFAIL, "out of memory"});
+        goto done;
+    }
+    if (!(p = sweep_load(file, &err))) {
+        status = report(&err);
+        goto done;
+    }
+    if (dry_run) {
+        status = EXIT_SUCCESS;
+        for (size_t i = 0; i < p->nruns && status == EXIT_SUCCESS; i++) {
+            char *cmd = sweep_command(p, dir, catena ? catena : self, i);
+            if (cmd)
+                puts(cmd);
+            else
+                status = report(&(struct catena_error){CATENA_EFAIL, "out of memory"});
+            free(cmd);
+        }
+    } else if (emit) {
+        enum sweep_engine e = !strcmp(emit, "slurm") ? SWEEP_SLURM : SWEEP_PARALLEL;
+        status = sweep_emit(p, e, dir, catena ? catena : self, &err) ? report(&err) : EXIT_SUCCESS;
+    } else {
+        status = sweep_here(p, dir, catena ? catena : self, jobs, file);
+    }
+done:
+    sweep_plan_destroy(p);
+    free(default_dir);
+    free(self);
+    return status;
+}
+
 /* A write error on stdout (full disk, closed pipe) must not pass for success. */
 static int close_stdout(int status)
 {
@@ -425,10 +647,13 @@ static int dispatch(int argc, char **argv)
         return cmd_validate(argc, argv);
     if (!strcmp(cmd, "compare"))
         return cmd_compare(argc, argv);
+    if (!strcmp(cmd, "sweep"))
+        return cmd_sweep(argc, argv);
     if (cmd[0] == '-')
         fprintf(stderr, "catena: unrecognized option '%s'\n", cmd);
     else
-        fprintf(stderr, "catena: unknown command '%s' (commands: run, validate, compare, help)\n",
+        fprintf(stderr,
+                "catena: unknown command '%s' (commands: run, validate, compare, sweep, help)\n",
                 cmd);
     return usage_error();
 }
@@ -437,7 +662,9 @@ int main(int argc, char **argv)
 {
     /* getopt names the program by argv[0] in its messages; catena's all start "catena: ". */
     static char program_name[] = "catena";
-    if (argc > 0)
+    if (argc > 0) {
+        invoked_as = argv[0];
         argv[0] = program_name;
+    }
     return close_stdout(dispatch(argc, argv));
 }
