@@ -78,7 +78,7 @@ char *sweep_run_dir(const struct sweep_plan *p, const char *dir, size_t i);
 void sweep_check_run(const struct sweep_plan *p, const char *dir, size_t i,
                      struct sweep_outcome *o);
 
-/* Writes DIR/sweep.csv (atomically): a header "name,VARIED...,COLLECTED...,status,exit_code"
+/* Writes DIR/sweep.csv (atomically): a header "VARIED...,COLLECTED...,status,exit_code,name"
  * and one row per run in plan order. out[i] is run i's outcome. For each collect path that
  * no run could provide, a line goes into *unfound (malloc'd, NULL when every path was found)
  * for the caller to report. */

@@ -270,18 +270,24 @@ static void csv_put(FILE *fp, const char *s)
     fputc('"', fp);
 }
 
+/* The fields of a row are separated by commas: before every field but the first. */
+static void field(FILE *fp, size_t *k, const char *s)
+{
+    if ((*k)++)
+        fputc(',', fp);
+    csv_put(fp, s);
+}
+
+/* The run's name comes last: it repeats the values, and it holds commas, which tools that
+ * split lines at commas (cut, awk -F,) would stumble on before the values. */
 static void write_header(FILE *fp, const struct sweep_plan *p)
 {
-    fputs("name", fp);
-    for (size_t a = 0; a < p->naxes; a++) {
-        fputc(',', fp);
-        csv_put(fp, p->paths[a]);
-    }
-    for (size_t c = 0; c < p->ncollect; c++) {
-        fputc(',', fp);
-        csv_put(fp, p->collect[c]);
-    }
-    fputs(",status,exit_code\n", fp);
+    size_t k = 0;
+    for (size_t a = 0; a < p->naxes; a++)
+        field(fp, &k, p->paths[a]);
+    for (size_t c = 0; c < p->ncollect; c++)
+        field(fp, &k, p->collect[c]);
+    fputs(",status,exit_code,name\n", fp);
 }
 
 /* One row; found[c] is set for the collect paths this run provided. */
@@ -292,25 +298,22 @@ static int write_row(FILE *fp, const struct sweep_plan *p, const char *dir, size
     if (!run_dir)
         return -1;
     struct run_files f = {.dir = run_dir};
-    csv_put(fp, p->runs[i].name);
-    for (size_t a = 0; a < p->naxes; a++) {
-        fputc(',', fp);
-        csv_put(fp, p->runs[i].cells[a]);
-    }
+    size_t k = 0;
+    for (size_t a = 0; a < p->naxes; a++)
+        field(fp, &k, p->runs[i].cells[a]);
     /* A stale or missing run's files do not belong to this run. */
     const int has_data = o->status == SWEEP_OK || o->status == SWEEP_FAILED;
     for (size_t c = 0; c < p->ncollect; c++) {
         char *v = has_data ? collect_value(&f, p->collect[c]) : NULL;
-        fputc(',', fp);
-        if (v) {
-            csv_put(fp, v);
-            found[c] = 1;
-        }
+        field(fp, &k, v ? v : "");
+        found[c] |= v != NULL;
         free(v);
     }
     fprintf(fp, ",%s,", sweep_status_name(o->status));
     if (o->exit_code >= 0)
         fprintf(fp, "%d", o->exit_code);
+    fputc(',', fp);
+    csv_put(fp, p->runs[i].name);
     fputc('\n', fp);
     run_files_free(&f);
     free(run_dir);

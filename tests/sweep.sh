@@ -48,8 +48,11 @@ check "sweep.csv is written" test -f local/sweep.csv
 check "plan.json is written" test -f local/plan.json
 expect_eq "$(lines local/sweep.csv)" 7 "sweep.csv: a header and one row per run"
 expect_eq "$(head -n 1 local/sweep.csv)" \
-    "name,solver.iterations,solver.order,summary.final.max_stretch,summary.parameters.iterations,summary.parameters.order,summary.steps_done,summary.wall_time,status,exit_code" \
-    "sweep.csv: name, varied paths, collected paths, status, exit code"
+    "solver.iterations,solver.order,summary.final.max_stretch,summary.parameters.iterations,summary.parameters.order,summary.steps_done,summary.wall_time,status,exit_code,name" \
+    "sweep.csv: varied paths, collected paths, status, exit code, run name"
+check "sweep.csv: the first row starts with the values" grep -q '^1,forward,1\.' local/sweep.csv
+check "sweep.csv: the name is quoted (it holds a comma)" \
+    grep -q ',ok,0,"iterations=1,order=forward"$' local/sweep.csv
 expect_eq "$(csv_column local/sweep.csv name | tr '\n' ' ')" "$(echo $six_names) " \
     "rows in expansion order: the first path varies slowest"
 expect_eq "$(csv_column local/sweep.csv solver.iterations | tr '\n' ' ')" "1 1 5 5 20 20 " \
