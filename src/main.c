@@ -117,7 +117,7 @@ static void usage(FILE *out)
           "  -j, --jobs=N           at most N runs at a time (default: the CPUs)\n"
           "      --emit=ENGINE      write the jobs for ENGINE (parallel or slurm) instead\n"
           "                         of running them\n"
-          "      --catena=PROGRAM   the catena the emitted jobs run (default: this one)\n"
+          "      --catena=PROGRAM   the catena the runs use (default: this one)\n"
           "  -n, --dry-run          check the sweep and print its runs' commands\n"
           "\n"
           "  -h, --help             show this help and exit\n"

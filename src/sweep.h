@@ -98,12 +98,13 @@ struct sweep_exec_options {
 
 /* Writes DIR/plan.json, then starts every run without a finished result (sweep_check_run
  * says ok: those are reused), at most o->jobs at a time, each as
- * `PROGRAM run BASE --set PATH=VALUE... -o DIR/runs/NAME -q` with its standard output and
- * error in DIR/runs/NAME/catena.log. A run that fails does not stop the others. Fills
- * out[p->nruns]. On SIGINT or SIGTERM it starts no more runs, passes the signal on to the
- * running ones, waits for them and sets *stop_signal (else 0); runs never started are
- * missing. Returns CATENA_OK, or CATENA_EFAIL with err set when the directory or plan.json
- * cannot be written or a process cannot be started. */
+ * `PROGRAM run BASE --set PATH=VALUE... -o DIR/runs/NAME -q` (PROGRAM looked up in PATH when
+ * it has no slash) with its standard output and error in DIR/runs/NAME/catena.log. A run
+ * that fails does not stop the others; one that cannot be started (no process) fails and
+ * no run starts after it. Fills out[p->nruns]. On SIGINT or SIGTERM it starts no more runs,
+ * passes the signal on to the running ones, waits for them and sets *stop_signal (else 0);
+ * runs never started are missing. Returns CATENA_OK, or CATENA_EFAIL with err set when the
+ * directory or plan.json cannot be written (then out is not filled). */
 int sweep_exec(const struct sweep_plan *p, const struct sweep_exec_options *o,
                struct sweep_outcome *out, int *stop_signal, struct catena_error *err);
 

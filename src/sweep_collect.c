@@ -234,20 +234,28 @@ static char *json_cell(const cJSON *v)
     return cJSON_PrintUnformatted(v);
 }
 
-/* The value of collect path "FILE.PATH" for one run, malloc'd; NULL when it is not there. */
-static char *collect_value(struct run_files *f, const char *what)
+/* What a collect path found in the runs, bit by bit. */
+enum { FOUND_FILE = 1, FOUND_VALUE = 2 };
+
+/* The value of collect path "FILE.PATH" for one run, malloc'd; NULL when it is not there.
+ * *found gets FOUND_FILE when the run has the file. */
+static char *collect_value(struct run_files *f, const char *what, char *found)
 {
     static const char *const files[] = {"summary.json", "catenary.json"};
     const size_t n = strcspn(what, ".");
     const char *rest = what + n + 1;
-    if (strncmp(what, "metrics", n) == 0)
-        return metrics_value(f, rest);
+    if (strncmp(what, "metrics", n) == 0) {
+        char *v = metrics_value(f, rest);
+        *found |= f->metrics_header ? FOUND_FILE : 0;
+        return v;
+    }
     const int k = strncmp(what, "summary", n) == 0 ? 0 : 1;
     if (!f->tried[k]) {
         int e;
         f->tried[k] = 1;
         f->json[k] = read_json(f->dir, files[k], &e);
     }
+    *found |= f->json[k] ? FOUND_FILE : 0;
     const cJSON *v = json_at(f->json[k], rest);
     return v ? json_cell(v) : NULL;
 }
@@ -290,7 +298,7 @@ static void write_header(FILE *fp, const struct sweep_plan *p)
     fputs(",status,exit_code,name\n", fp);
 }
 
-/* One row; found[c] is set for the collect paths this run provided. */
+/* One row; found[c] collects what this run had for collect path c. */
 static int write_row(FILE *fp, const struct sweep_plan *p, const char *dir, size_t i,
                      const struct sweep_outcome *o, char *found)
 {
@@ -304,9 +312,9 @@ static int write_row(FILE *fp, const struct sweep_plan *p, const char *dir, size
     /* A stale or missing run's files do not belong to this run. */
     const int has_data = o->status == SWEEP_OK || o->status == SWEEP_FAILED;
     for (size_t c = 0; c < p->ncollect; c++) {
-        char *v = has_data ? collect_value(&f, p->collect[c]) : NULL;
+        char *v = has_data ? collect_value(&f, p->collect[c], &found[c]) : NULL;
         field(fp, &k, v ? v : "");
-        found[c] |= v != NULL;
+        found[c] |= v ? FOUND_VALUE : 0;
         free(v);
     }
     fprintf(fp, ",%s,", sweep_status_name(o->status));
@@ -320,13 +328,15 @@ static int write_row(FILE *fp, const struct sweep_plan *p, const char *dir, size
     return 0;
 }
 
-/* One line per collect path that no run with results provided. */
-static char *unfound_report(const struct sweep_plan *p, const char *found, int any_data)
+/* One line per collect path that no run provided although some had its file: a typo in the
+ * path, most likely. (A file that no run wrote, as when every run failed to start or the
+ * scenario writes no metrics, is no news.) */
+static char *unfound_report(const struct sweep_plan *p, const char *found)
 {
     char *s = NULL;
     size_t len = 0;
-    for (size_t c = 0; any_data && c < p->ncollect; c++) {
-        if (found[c])
+    for (size_t c = 0; c < p->ncollect; c++) {
+        if (found[c] != FOUND_FILE)
             continue;
         const size_t n = strcspn(p->collect[c], ".");
         const char *file = strncmp(p->collect[c], "metrics", n) == 0   ? "metrics.csv"
@@ -350,7 +360,6 @@ int sweep_write_csv(const struct sweep_plan *p, const char *dir, const struct sw
                     char **unfound, struct catena_error *err)
 {
     char *found = calloc(p->ncollect + 1, 1);
-    int any_data = 0;
     struct outfile f;
     *unfound = NULL;
     if (!found)
@@ -359,7 +368,6 @@ int sweep_write_csv(const struct sweep_plan *p, const char *dir, const struct sw
     if (rc == CATENA_OK) {
         write_header(f.fp, p);
         for (size_t i = 0; i < p->nruns && rc == CATENA_OK; i++) {
-            any_data |= out[i].status == SWEEP_OK || out[i].status == SWEEP_FAILED;
             if (write_row(f.fp, p, dir, i, &out[i], found)) {
                 outfile_abort(&f);
                 rc = error_set(err, CATENA_EFAIL, "%s/sweep.csv: out of memory", dir);
@@ -369,7 +377,7 @@ int sweep_write_csv(const struct sweep_plan *p, const char *dir, const struct sw
             rc = outfile_commit(&f, err);
     }
     if (rc == CATENA_OK)
-        *unfound = unfound_report(p, found, any_data);
+        *unfound = unfound_report(p, found);
     free(found);
     return rc;
 }

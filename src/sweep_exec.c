@@ -161,7 +161,7 @@ static int start(const struct sweep_plan *p, const struct sweep_exec_options *o,
             dup2(out, STDERR_FILENO) < 0)
             _exit(127);
         sigprocmask(SIG_SETMASK, mask, NULL);
-        execv(o->program, argv);
+        execvp(o->program, argv); /* a bare name (--catena catena) is looked up in PATH */
         dprintf(STDERR_FILENO, "catena: cannot run %s: %s\n", o->program, strerror(errno));
         _exit(127);
     }
@@ -222,7 +222,7 @@ int sweep_exec(const struct sweep_plan *p, const struct sweep_exec_options *o,
     char *runs = sweep_join(o->dir, "runs");
     struct child *kids = calloc((size_t)o->jobs, sizeof *kids);
     size_t nkids = 0, next = 0;
-    int rc = CATENA_OK, forwarded = 0;
+    int rc = CATENA_OK, forwarded = 0, broken = 0;
     *stop_signal = 0;
     if (!runs || !kids) {
         rc = error_set(err, CATENA_EFAIL, "%s: out of memory", o->dir);
@@ -247,22 +247,26 @@ int sweep_exec(const struct sweep_plan *p, const struct sweep_exec_options *o,
                 kill(kids[k].pid, stop_signal_got);
             forwarded = 1;
         }
-        while (!stop_signal_got && rc == CATENA_OK && nkids < (size_t)o->jobs && next < p->nruns) {
+        while (!stop_signal_got && !broken && nkids < (size_t)o->jobs && next < p->nruns) {
             if (out[next].reused) {
                 next++;
                 continue;
             }
-            rc = start(p, o, next, &caller_mask, &kids[nkids], err);
-            if (rc == CATENA_OK) {
+            /* A run that cannot be started (no process, no directory) fails, and as the
+             * next one would most likely fail the same way, none is started after it. */
+            if (start(p, o, next, &caller_mask, &kids[nkids], err) == CATENA_OK) {
                 nkids++;
             } else {
                 free(kids[nkids].dir);
                 out[next] = (struct sweep_outcome){.status = SWEEP_FAILED, .exit_code = -1};
                 snprintf(out[next].why, sizeof out[next].why, "%.500s", err->msg);
+                if (o->done)
+                    o->done(o->ctx, p, next, &out[next]);
+                broken = 1;
             }
             next++;
         }
-        if (nkids == 0 && (stop_signal_got || rc != CATENA_OK || next >= p->nruns))
+        if (nkids == 0 && (stop_signal_got || broken || next >= p->nruns))
             break;
         sigsuspend(&sigs.old_mask);
     }
@@ -272,7 +276,7 @@ int sweep_exec(const struct sweep_plan *p, const struct sweep_exec_options *o,
             continue;
         out[i] = (struct sweep_outcome){.status = SWEEP_MISSING, .exit_code = -1};
         snprintf(out[i].why, sizeof out[i].why, "not started: the sweep was %s",
-                 *stop_signal ? "interrupted" : "stopped by an error");
+                 *stop_signal ? "interrupted" : "stopped by a run that could not start");
     }
     sigs_restore(&sigs, &caller_mask);
 done:

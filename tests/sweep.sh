@@ -254,6 +254,24 @@ catena sweep collect "$odd/out"
 expect_status 0 "jobs.txt quotes its paths for sh"
 same_table "$odd/out/sweep.csv" local/sweep.csv "quoted jobs give the same sweep.csv"
 
+# --- --catena: the program the runs use; a bare name is looked up in PATH
+
+mkdir bin
+ln -s "$CATENA" bin/catena
+status=0
+PATH=$tmp/bin:$PATH "$CATENA" sweep six.json -o by-name --catena catena >"$tmp/out" 2>"$tmp/err" ||
+    status=$?
+expect_status 0 "--catena catena runs the catena found in PATH"
+same_table by-name/sweep.csv local/sweep.csv "--catena gives the same sweep.csv"
+catena sweep six.json -o nowhere --catena "$tmp/no-such-catena"
+expect_status 1 "--catena naming no program: every run fails, exit 1"
+expect_err "catena: nowhere/runs/iterations=1,order=forward: failed (exit 127): cannot run $tmp/no-such-catena: No such file or directory" \
+    "a run whose program cannot start says so, with exit status 127"
+expect_eq "$(csv_column nowhere/sweep.csv status | tr '\n' ' ')" "failed failed failed failed failed failed " \
+    "every run failed"
+check "no complaint about empty columns when no run wrote the files" \
+    sh -c "! grep -q 'is in no run' '$tmp/err'"
+
 # --- SIGTERM: running runs get it too and stop; the sweep writes what it has and exits 143
 
 sed 's/"steps": 20/"steps": 2000000000/' small.json >long.json
