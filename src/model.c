@@ -226,6 +226,7 @@ void model_destroy(struct model *m)
     for (size_t i = 0; i < m->noverrides; i++)
         free(m->overrides[i]);
     free(m->overrides);
+    free(m->scenario_json);
     free(m->x0);
     free(m->v0);
     free(m->inv_mass);
