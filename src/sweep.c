@@ -34,6 +34,7 @@
 static const struct sjson_key sweep_keys[] = {
     {"description", 0},
     {"base", 1},
+    {"set", 0},
     {"vary", 1},
     {"mode", 0},
     {"collect", 0},
@@ -45,6 +46,7 @@ static const struct sjson_key plan_keys[] = {
     {"sweep", 1},
     {"base", 1},
     {"base_sha256", 1},
+    {"set", 1},
     {"vary", 1},
     {"collect", 1},
     {"runs", 1},
@@ -241,6 +243,7 @@ void sweep_plan_destroy(struct sweep_plan *p)
     }
     free(p->runs);
     strings_free(p->paths, p->naxes);
+    strings_free(p->fixed, p->nfixed);
     strings_free(p->collect, p->ncollect);
     free(p->sweep);
     free(p->base);
@@ -319,10 +322,13 @@ static int make_labels(struct axis *ax, size_t n)
     return 0;
 }
 
+/* A dotted path as --set takes it: no empty component, and no '=' (which would end it). */
 static int check_path(const struct sjson *cx, const char *where, const char *path)
 {
     if (!*path)
         return sjson_error(cx, where, "empty path");
+    if (strchr(path, '='))
+        return sjson_error(cx, where, "'=' in a path (PATH=VALUE would end the path there)");
     for (const char *c = path;; c++) {
         const size_t n = strcspn(c, ".");
         if (n == 0)
@@ -364,6 +370,42 @@ static int read_vary(const struct sjson *cx, const cJSON *vary, struct axis **ou
             return sjson_error(cx, where, "no values (give at least one)");
     }
     return make_labels(ax, n) ? oom(cx->err, cx->label) : 0;
+}
+
+/* "set": overrides every run shares, in the file's order; a path may not be varied too. */
+static int read_fixed(const struct sjson *cx, const cJSON *root, const cJSON *vary,
+                      struct sweep_plan *p)
+{
+    const cJSON *set = sjson_child(root, "set");
+    if (!set)
+        return 0;
+    if (!cJSON_IsObject(set))
+        return sjson_error(cx, "set", "expected an object of PATH: VALUE, got %s",
+                           sjson_type_name(set));
+    const size_t n = (size_t)cJSON_GetArraySize(set);
+    if (!(p->fixed = calloc(n ? n : 1, sizeof *p->fixed)))
+        return oom(cx->err, cx->label);
+    for (const cJSON *c = set->child; c; c = c->next) {
+        char where[SJSON_PATH_MAX];
+        sjson_path_key(where, "set", c->string);
+        if (check_path(cx, where, c->string))
+            return CATENA_EINPUT;
+        for (const cJSON *d = set->child; d != c; d = d->next)
+            if (strcmp(d->string, c->string) == 0)
+                return sjson_error(cx, where, "duplicate key");
+        if (sjson_child(vary, c->string))
+            return sjson_error(cx, where, "also in vary (a path is either set or varied)");
+        char *value = value_set(c);
+        const size_t len = strlen(c->string) + (value ? strlen(value) : 0) + 2;
+        char *o = value ? malloc(len) : NULL;
+        if (o)
+            snprintf(o, len, "%s=%s", c->string, value);
+        free(value);
+        if (!o)
+            return oom(cx->err, cx->label);
+        p->fixed[p->nfixed++] = o;
+    }
+    return 0;
 }
 
 static int read_collect(const struct sjson *cx, const cJSON *root, struct sweep_plan *p)
@@ -530,16 +572,26 @@ static int expand(const struct sjson *cx, const struct axis *ax, enum sweep_mode
 /* Loads the base scenario with each run's overrides, as catena run will. */
 static int validate_runs(const struct sjson *cx, struct sweep_plan *p)
 {
-    struct scenario_override *ov = calloc(p->naxes, sizeof *ov);
-    if (!ov)
-        return oom(cx->err, cx->label);
+    const size_t nov = p->nfixed + p->naxes;
+    struct scenario_override *ov = calloc(nov, sizeof *ov);
+    char **paths = calloc(p->nfixed ? p->nfixed : 1, sizeof *paths);
     int rc = 0;
+    if (!ov || !paths)
+        rc = oom(cx->err, cx->label);
+    /* "PATH=VALUE" split at its first '=': check_path lets no '=' into a path. */
+    for (size_t f = 0; !rc && f < p->nfixed; f++) {
+        const char *eq = strchr(p->fixed[f], '=');
+        if (!(paths[f] = strndup(p->fixed[f], (size_t)(eq - p->fixed[f]))))
+            rc = oom(cx->err, cx->label);
+        else
+            ov[f] = (struct scenario_override){paths[f], eq + 1};
+    }
     for (size_t r = 0; r < p->nruns && !rc; r++) {
         for (size_t a = 0; a < p->naxes; a++)
-            ov[a] = (struct scenario_override){p->paths[a],
-                                               p->runs[r].set[a] + strlen(p->paths[a]) + 1};
+            ov[p->nfixed + a] = (struct scenario_override){
+                p->paths[a], p->runs[r].set[a] + strlen(p->paths[a]) + 1};
         struct catena_error lerr;
-        struct model *m = scenario_load(p->base, ov, p->naxes, &lerr);
+        struct model *m = scenario_load(p->base, ov, nov, &lerr);
         if (!m) {
             rc = error_set(cx->err, lerr.code, "%s: run %s: %s", cx->label, p->runs[r].name,
                            lerr.msg);
@@ -549,6 +601,7 @@ static int validate_runs(const struct sjson *cx, struct sweep_plan *p)
             model_destroy(m);
         }
     }
+    strings_free(paths, p->nfixed);
     free(ov);
     return rc;
 }
@@ -629,8 +682,9 @@ struct sweep_plan *sweep_load(const char *path, struct catena_error *err)
         error_set(err, CATENA_EINPUT, "%s: cannot resolve: %s", path, strerror(errno));
         goto fail;
     }
-    if (read_collect(&cx, root, p) || resolve_base(&cx, p->sweep, base_path, p) ||
-        expand(&cx, ax, (enum sweep_mode)mode, p) || validate_runs(&cx, p))
+    if (read_fixed(&cx, root, sjson_child(root, "vary"), p) || read_collect(&cx, root, p) ||
+        resolve_base(&cx, p->sweep, base_path, p) || expand(&cx, ax, (enum sweep_mode)mode, p) ||
+        validate_runs(&cx, p))
         goto fail;
     goto done;
 fail:
@@ -677,6 +731,7 @@ static cJSON *plan_json(const struct sweep_plan *p)
               add_to(j, "sweep", cJSON_CreateString(p->sweep)) ||
               add_to(j, "base", cJSON_CreateString(p->base)) ||
               add_to(j, "base_sha256", cJSON_CreateString(p->base_sha256)) ||
+              add_to(j, "set", strings_json(p->fixed, p->nfixed)) ||
               add_to(j, "vary", strings_json(p->paths, p->naxes)) ||
               add_to(j, "collect", strings_json(p->collect, p->ncollect)) ||
               add_to(j, "runs", runs);
@@ -809,7 +864,7 @@ struct sweep_plan *sweep_plan_read(const char *dir, struct catena_error *err)
     struct sweep_plan *p = calloc(1, sizeof *p);
     struct sjson cx = {.label = path, .err = err};
     cJSON *root = NULL;
-    size_t len = 0, naxes = SIZE_MAX, ncollect = SIZE_MAX;
+    size_t len = 0, naxes = SIZE_MAX, ncollect = SIZE_MAX, nfixed = SIZE_MAX;
     long long version = 0;
     const char *s[4] = {NULL};
     int e = 0;
@@ -839,6 +894,18 @@ struct sweep_plan *sweep_plan_read(const char *dir, struct catena_error *err)
         read_strings(&cx, root, "", "vary", &naxes, &p->paths))
         goto fail;
     p->naxes = naxes;
+    if (read_strings(&cx, root, "", "set", &nfixed, &p->fixed))
+        goto fail;
+    p->nfixed = nfixed;
+    for (size_t f = 0; f < p->nfixed; f++) {
+        const char *eq = strchr(p->fixed[f], '=');
+        if (!eq || eq == p->fixed[f]) {
+            char at[SJSON_PATH_MAX];
+            sjson_error(&cx, sjson_path_index(at, "set", f), "\"%s\" is not PATH=VALUE",
+                        p->fixed[f]);
+            goto fail;
+        }
+    }
     if (read_strings(&cx, root, "", "collect", &ncollect, &p->collect))
         goto fail;
     p->ncollect = ncollect;
@@ -875,7 +942,7 @@ char *sweep_run_dir(const struct sweep_plan *p, const char *dir, size_t i)
 char **sweep_run_argv(const struct sweep_plan *p, const char *dir, const char *program, size_t i,
                       char **run_dir)
 {
-    char **argv = malloc((2 * p->naxes + 7) * sizeof *argv);
+    char **argv = malloc((2 * (p->nfixed + p->naxes) + 7) * sizeof *argv);
     *run_dir = sweep_run_dir(p, dir, i);
     if (!argv || !*run_dir) {
         free(argv);
@@ -887,6 +954,10 @@ char **sweep_run_argv(const struct sweep_plan *p, const char *dir, const char *p
     argv[n++] = (char *)program;
     argv[n++] = "run";
     argv[n++] = p->base;
+    for (size_t f = 0; f < p->nfixed; f++) {
+        argv[n++] = "--set";
+        argv[n++] = p->fixed[f];
+    }
     for (size_t a = 0; a < p->naxes; a++) {
         argv[n++] = "--set";
         argv[n++] = p->runs[i].set[a];

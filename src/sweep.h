@@ -27,6 +27,8 @@ struct sweep_plan {
     char *base;           /* absolute path of the base scenario */
     char base_sha256[65]; /* hex SHA-256 of the base scenario's bytes when planned */
     char *version;        /* catena version that made the plan */
+    size_t nfixed;
+    char **fixed; /* [nfixed] "PATH=VALUE" overrides of every run, before the varied ones */
     size_t naxes;
     char **paths; /* [naxes] the varied paths, in the sweep file's order */
     size_t ncollect;

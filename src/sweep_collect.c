@@ -58,15 +58,18 @@ static const char *json_string(const cJSON *obj, const char *key)
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* Whether the summary's scenario.overrides are exactly run r's. */
+/* Whether the summary's scenario.overrides are exactly run r's: the fixed ones, then the
+ * varied ones, as sweep_run_argv passes them. */
 static int same_overrides(const struct sweep_plan *p, size_t r, const cJSON *ov)
 {
-    if (!cJSON_IsArray(ov) || (size_t)cJSON_GetArraySize(ov) != p->naxes)
+    if (!cJSON_IsArray(ov) || (size_t)cJSON_GetArraySize(ov) != p->nfixed + p->naxes)
         return 0;
-    size_t a = 0;
-    for (const cJSON *c = ov->child; c; c = c->next, a++)
-        if (!cJSON_IsString(c) || strcmp(c->valuestring, p->runs[r].set[a]) != 0)
+    size_t k = 0;
+    for (const cJSON *c = ov->child; c; c = c->next, k++) {
+        const char *want = k < p->nfixed ? p->fixed[k] : p->runs[r].set[k - p->nfixed];
+        if (!cJSON_IsString(c) || strcmp(c->valuestring, want) != 0)
             return 0;
+    }
     return 1;
 }
 

@@ -147,10 +147,32 @@ START_TEST(test_long_names)
 }
 END_TEST
 
+/* "set": overrides common to every run, passed before the varied ones; not in names. */
+START_TEST(test_fixed)
+{
+    struct sweep_plan *p = load("\"set\": {\"time.steps\": 7, \"name\": \"5\"},"
+                                " \"vary\": {\"solver.iterations\": [1, 2]}");
+    ck_assert_uint_eq(p->nfixed, 2);
+    ck_assert_str_eq(p->fixed[0], "time.steps=7");
+    ck_assert_str_eq(p->fixed[1], "name=\"5\"");
+    ck_assert_str_eq(p->runs[1].name, "iterations=2");
+    char *cmd = sweep_command(p, "out", "catena", 1);
+    ck_assert_ptr_nonnull(cmd);
+    /* The base's path (a temporary directory, quoted if it needs to be) in between. */
+    const char *tail = " --set time.steps=7 --set 'name=\"5\"' --set solver.iterations=2 -o "
+                       "out/runs/iterations=2 -q";
+    ck_assert_int_eq(strncmp(cmd, "catena run ", 11), 0);
+    ck_assert_str_eq(cmd + strlen(cmd) - strlen(tail), tail);
+    free(cmd);
+    sweep_plan_destroy(p);
+}
+END_TEST
+
 START_TEST(test_plan_round_trip)
 {
     struct catena_error err;
     struct sweep_plan *p = load("\"vary\": {\"solver.iterations\": [1, 2], \"name\": [\"x\"]},"
+                                " \"set\": {\"time.steps\": 3},"
                                 " \"collect\": [\"summary.wall_time\", \"metrics.energy\"]");
     ck_assert_int_eq(sweep_plan_write(p, dir, &err), CATENA_OK);
     struct sweep_plan *q = sweep_plan_read(dir, &err);
@@ -162,6 +184,8 @@ START_TEST(test_plan_round_trip)
     ck_assert_uint_eq(q->naxes, 2);
     ck_assert_uint_eq(q->ncollect, 2);
     ck_assert_str_eq(q->collect[1], "metrics.energy");
+    ck_assert_uint_eq(q->nfixed, 1);
+    ck_assert_str_eq(q->fixed[0], "time.steps=3");
     ck_assert_uint_eq(q->nruns, 2);
     for (size_t i = 0; i < 2; i++) {
         ck_assert_str_eq(q->runs[i].name, p->runs[i].name);
@@ -214,10 +238,11 @@ static void summary(const struct sweep_plan *p, const char *version, const char 
 
 START_TEST(test_check_run)
 {
-    struct sweep_plan *p = load("\"vary\": {\"solver.iterations\": [3]}");
+    struct sweep_plan *p =
+        load("\"set\": {\"time.steps\": 4}, \"vary\": {\"solver.iterations\": [3]}");
     struct sweep_outcome o;
     const char *v = PACKAGE_VERSION, *sha = p->base_sha256;
-    const char *ov = "[\"solver.iterations=3\"]";
+    const char *ov = "[\"time.steps=4\", \"solver.iterations=3\"]";
 
     sweep_check_run(p, dir, 0, &o);
     ck_assert_int_eq(o.status, SWEEP_MISSING);
@@ -234,12 +259,17 @@ START_TEST(test_check_run)
     ck_assert_int_eq(o.exit_code, 1);
     ck_assert_str_eq(o.why, "diverged at step 7");
 
-    summary(p, v, sha, "[\"solver.iterations=4\"]", "ok");
+    summary(p, v, sha, "[\"time.steps=4\", \"solver.iterations=4\"]", "ok");
     sweep_check_run(p, dir, 0, &o);
     ck_assert_int_eq(o.status, SWEEP_STALE);
     ck_assert_str_eq(o.why, "summary.json is from a run with other overrides");
 
     summary(p, v, sha, "[]", "ok");
+    sweep_check_run(p, dir, 0, &o);
+    ck_assert_int_eq(o.status, SWEEP_STALE);
+
+    /* The same overrides in another order are another scenario's. */
+    summary(p, v, sha, "[\"solver.iterations=3\", \"time.steps=4\"]", "ok");
     sweep_check_run(p, dir, 0, &o);
     ck_assert_int_eq(o.status, SWEEP_STALE);
 
@@ -266,6 +296,7 @@ static Suite *sweep_suite(void)
     tcase_add_test(plan, test_labels);
     tcase_add_test(plan, test_values);
     tcase_add_test(plan, test_long_names);
+    tcase_add_test(plan, test_fixed);
     tcase_add_test(plan, test_plan_round_trip);
     tcase_add_test(plan, test_plan_unsafe_name);
     tcase_add_test(plan, test_check_run);

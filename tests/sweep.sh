@@ -1,8 +1,8 @@
 #!/bin/sh
 # catena sweep on this machine: bad sweep files (exit 2, exact messages), a 6-run product
 # sweep (rows in expansion order, varied values applied, statuses), resuming (finished runs
-# are skipped, changed ones run again), a failing run (exit 1, the others complete), zip
-# mode, collect from run directories (missing, stale, metrics.csv, catenary.json), the
+# are skipped, changed ones run again), a failing run (exit 1, the others complete), zip,
+# set, collect from run directories (missing, stale, metrics.csv, catenary.json), the
 # emitted jobs.txt run by plain sh, SIGTERM, and usage errors. tests/sweep-parallel.sh and
 # tests/sweep-slurm.sh run the same sweep through GNU parallel and Slurm.
 . "$top_srcdir/tests/lib.sh"
@@ -253,6 +253,34 @@ sh "$odd/out/jobs.txt"
 catena sweep collect "$odd/out"
 expect_status 0 "jobs.txt quotes its paths for sh"
 same_table "$odd/out/sweep.csv" local/sweep.csv "quoted jobs give the same sweep.csv"
+
+# --- set: overrides common to every run, before the varied ones
+
+cat >fixed.json <<'JSON'
+{
+  "base": "small.json",
+  "set": { "time.steps": 7, "output.every": 7 },
+  "vary": { "solver.iterations": [2, 3] },
+  "collect": ["summary.steps_done"]
+}
+JSON
+catena sweep fixed.json -o fixed
+expect_status 0 "a sweep with set exits 0"
+expect_eq "$(head -n 1 fixed/sweep.csv)" "solver.iterations,summary.steps_done,status,exit_code,name" \
+    "set adds no column to sweep.csv"
+expect_eq "$(csv_column fixed/sweep.csv summary.steps_done | tr '\n' ' ')" "7 7 " \
+    "every run got the common override"
+check "summary.json records the common overrides first" \
+    sh -c "tr -d ' \t\n' <fixed/runs/iterations=2/summary.json | grep -qF '\"overrides\":[\"time.steps=7\",\"output.every=7\",\"solver.iterations=2\"]'"
+mark fixed
+catena sweep fixed.json -o fixed
+expect_eq "$(rerun fixed)" 0 "a sweep with set, run again, reruns nothing"
+sed 's/"time.steps": 7/"time.steps": 8/' fixed.json >fixed8.json
+cp fixed.json fixed7.json
+cp fixed8.json fixed.json
+catena sweep fixed.json -o fixed
+expect_eq "$(rerun fixed)" 2 "a changed common override runs every run again"
+cp fixed7.json fixed.json
 
 # --- --catena: the program the runs use; a bare name is looked up in PATH
 
