@@ -180,14 +180,15 @@ static void sb_encoded(struct sbuf *b, const char *s)
     }
 }
 
-static void sha256_hex(const char *text, size_t len, char *hex, size_t nhex)
+/* The SHA-256 of text in hexadecimal: 64 digits and a NUL. */
+static void sha256_hex(const char *text, size_t len, char hex[2 * SHA256_DIGEST_SIZE + 1])
 {
     struct sha256_ctx ctx;
     uint8_t digest[SHA256_DIGEST_SIZE];
     sha256_init(&ctx);
     sha256_update(&ctx, len, (const uint8_t *)text);
     sha256_digest(&ctx, sizeof digest, digest);
-    for (size_t i = 0; i < sizeof digest && 2 * i + 2 < nhex + 1; i++)
+    for (size_t i = 0; i < sizeof digest; i++)
         snprintf(hex + 2 * i, 3, "%02x", digest[i]);
 }
 
@@ -529,7 +530,7 @@ static char *run_name(const struct axis *ax, size_t n, enum sweep_mode mode, siz
     }
     if (!b.oom && b.len > NAME_MAX_LEN) {
         char hex[2 * SHA256_DIGEST_SIZE + 1];
-        sha256_hex(b.s, b.len, hex, sizeof hex);
+        sha256_hex(b.s, b.len, hex);
         snprintf(b.s + NAME_MAX_LEN - NAME_HASH_HEX - 1, NAME_HASH_HEX + 2, ",%.*s", NAME_HASH_HEX,
                  hex);
         b.len = NAME_MAX_LEN;
