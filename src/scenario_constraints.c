@@ -88,7 +88,7 @@ static int read_link_physics(struct loader *ld, const cJSON *e, const char *path
     if (l->break_force > 0 && ld->m->method != METHOD_XPBD && l->compliance == 0)
         return sjson_error(&ld->cx, sjson_path_key(p, path, "break_force"),
                            "needs \"compliance\" or \"EA\" with method \"%s\", which measures "
-                           "the tension from the stretch (method \"xpbd\" measures it without)",
+                           "the tension as stretch / compliance (or use method \"xpbd\")",
                            model_method_name(ld->m->method));
     return 0;
 }
