@@ -88,6 +88,8 @@ static void describe_solver(FILE *out, const struct model *m)
         put_double(out, g[k]);
     }
     fputs("] m/s^2\n", out);
+    if (m->max_length_pass)
+        fprintf(out, KEY "%s\n", "max length", "pass after the iterations");
 }
 
 /* "KEY  total (name n, ...)" for the kinds that occur; nothing when there are none. */
@@ -164,6 +166,10 @@ static void describe_output(FILE *out, const struct model *m)
             fprintf(out, "%strajectory.%s", sep, traj_format_name(formats[i]));
             sep = ", ";
         }
+    if (m->metrics) {
+        fprintf(out, "%smetrics.csv", sep);
+        sep = ", ";
+    }
     fprintf(out, "%sevents.csv", sep);
     sep = ", ";
     /* Frames are step 0 and every multiple of `every` up to `steps`. */

@@ -153,7 +153,7 @@ void solver_step(const struct model *m, struct state *s)
         collide_begin(m, s);         /* contacts: forget the last substep's */
         relax(&cx, m, s);            /* constraints: Gauss-Seidel over every family */
         if (m->max_length_pass)
-            tether_pass(m, s); /* max length: nothing beyond its reach of an anchor */
+            solver_tether_pass(m, s); /* max length: nothing beyond its reach of an anchor */
         collide_respond(m, s); /* contacts: friction and restitution */
         if (m->method != METHOD_VERLET)
             update_velocities(m, s, h, keep); /* velocities: from what the projections did */
