@@ -222,6 +222,8 @@ void model_destroy(struct model *m)
         free(m->bodies[i].name);
     free(m->name);
     free(m->source);
+    free(m->scenario_json);
+    free(m->render);
     free(m->x0);
     free(m->v0);
     free(m->inv_mass);

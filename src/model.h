@@ -9,6 +9,8 @@
 
 #include "vec.h"
 
+struct render_opts; /* render.h */
+
 enum solver_method {
     METHOD_VERLET, /* Jakobsen: implicit velocity, per-substep damping, stiffness 0..1 */
     METHOD_PBD,    /* Mueller et al. 2007: explicit velocity, stiffness 0..1 */
@@ -110,7 +112,11 @@ struct body {
     enum body_type type;
     uint32_t first_point, npoints;
     uint32_t first_link, nlinks;
+    uint32_t color; /* display colour from bodies[].color: 0xRRGGBB | BODY_COLOR_SET; 0 = the
+                       palette's colour for the body's index */
 };
+
+#define BODY_COLOR_SET 0x1000000u
 
 struct model {
     char *name;      /* scenario name */
@@ -165,6 +171,10 @@ struct model {
 
     unsigned formats; /* enum output_format bits */
     long every;       /* record every k-th step (step 0 is always recorded) */
+
+    char *scenario_json;        /* the scenario as run (the file after --set overrides, with
+                                   its name), JSON text for RUN_DIR/scenario.json */
+    struct render_opts *render; /* output.render; NULL when absent (render.h) */
 
     /* allocated lengths while building */
     size_t point_cap, link_cap, pin_cap, body_cap, angle_cap, area_cap, area_index_cap, shape_cap,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "breaks.h"
 #include "outfile.h"
 #include "progress.h"
 #include "solver.h"
@@ -36,6 +37,7 @@ struct run {
     const struct model *m;
     struct state *s;
     struct traj_writer *w[NFORMATS]; /* NULL for the formats not written */
+    struct break_log *breaks;        /* breaks.csv; NULL when no link can break */
     long diverged;                   /* first diverged point, or -1 */
     struct sigaction old[NSTOP];     /* handlers to restore at the end */
 };
@@ -90,6 +92,21 @@ static int writers_record(struct run *run, struct catena_error *err)
     return CATENA_OK;
 }
 
+/* RUN_DIR/scenario.json: the scenario as run, so the run can be drawn (or rerun) later. */
+static int write_scenario(const struct run *run, const char *dir, struct catena_error *err)
+{
+    struct outfile f;
+    if (!run->m->scenario_json)
+        return CATENA_OK;
+    int rc = outfile_open(&f, dir, "scenario.json", err);
+    if (rc == CATENA_OK) {
+        fputs(run->m->scenario_json, f.fp);
+        fputc('\n', f.fp);
+        rc = outfile_commit(&f, err);
+    }
+    return rc;
+}
+
 /* Commits every file; after a failure the remaining ones are dropped, not committed. */
 static int writers_close(struct run *run, struct catena_error *err)
 {
@@ -103,6 +120,11 @@ static int writers_close(struct run *run, struct catena_error *err)
             traj_abort(run->w[i]);
         run->w[i] = NULL;
     }
+    if (run->breaks && rc == CATENA_OK)
+        rc = break_log_close(run->breaks, err);
+    else
+        break_log_abort(run->breaks);
+    run->breaks = NULL;
     return rc;
 }
 
@@ -112,6 +134,8 @@ static void writers_abort(struct run *run)
         traj_abort(run->w[i]);
         run->w[i] = NULL;
     }
+    break_log_abort(run->breaks);
+    run->breaks = NULL;
 }
 
 /* Steps until the last step, a divergence or a stop signal, recording frames on the way.
@@ -127,8 +151,10 @@ static int run_steps(struct run *run, const struct run_options *o, struct catena
     int rc = run->diverged < 0 ? writers_record(run, err) : CATENA_OK;
     while (rc == CATENA_OK && run->diverged < 0 && s->step < m->steps && !stop_signal) {
         solver_step(m, s);
+        if (run->breaks)
+            rc = break_log_step(run->breaks, s, err);
         run->diverged = solver_find_diverged(s);
-        if (run->diverged < 0 && s->step % m->every == 0)
+        if (rc == CATENA_OK && run->diverged < 0 && s->step % m->every == 0)
             rc = writers_record(run, err);
         if (o->progress)
             progress_update(&pg, s->step, clock_s());
@@ -207,7 +233,11 @@ int run_simulation(const struct model *m, const struct run_options *o, struct ru
     signals_catch(&run);
     int rc = outfile_mkdirs(o->out_dir, err);
     if (rc == CATENA_OK)
+        rc = write_scenario(&run, o->out_dir, err);
+    if (rc == CATENA_OK)
         rc = writers_open(&run, o->out_dir, err);
+    if (rc == CATENA_OK && !(run.breaks = break_log_open(o->out_dir, m, run.s, err)))
+        rc = err->code;
     if (rc == CATENA_OK) {
         const double start = clock_s();
         rc = run_steps(&run, o, err);

@@ -68,6 +68,7 @@ static const struct sjson_key world_keys[] = {
 static const struct sjson_key output_keys[] = {
     {"trajectory", 0},
     {"every", 0},
+    {"render", 0},
     {NULL, 0},
 };
 static const struct sjson_key point_keys[] = {
@@ -103,6 +104,7 @@ static const struct sjson_key rope_keys[] = {
     {"stiffness", 0},
     {"break_stretch", 0},
     {"radius", 0},
+    {"color", 0},
     {NULL, 0},
 };
 
@@ -678,9 +680,22 @@ static int check_has_points(struct loader *ld)
 /* The sections in order, one a line. Pins come before links so that "auto" rest lengths
  * measure the positions pins hold their points at. */
 static int (*const sections[])(struct loader *) = {
-    read_version,         check_top,   read_name,   read_dimensions, read_time,        read_solver,
-    read_world,           read_output, read_points, read_bodies,     check_has_points, read_pins,
-    check_duplicate_pins, read_links,
+    read_version,
+    check_top,
+    read_name,
+    read_dimensions,
+    read_time,
+    read_solver,
+    read_world,
+    read_output,
+    read_points,
+    read_bodies,
+    check_has_points,
+    read_pins,
+    check_duplicate_pins,
+    read_links,
+    scenario_read_render,
+    scenario_read_body_colors,
 };
 
 static int read_scenario(struct loader *ld)
@@ -702,6 +717,19 @@ static void sha256_hex(const char *text, size_t len, char hex[65])
     sha256_digest(&ctx, sizeof digest, digest);
     for (size_t i = 0; i < sizeof digest; i++)
         snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+}
+
+/* The scenario as run, for RUN_DIR/scenario.json: the tree after the overrides, with the name
+ * written in, so that loading it again (catena render) gives the same model and name. */
+static int keep_scenario_json(struct loader *ld, cJSON *root)
+{
+    if (!sjson_child(root, "name") && !cJSON_AddStringToObject(root, "name", ld->m->name))
+        return scenario_oom(ld);
+    char *text = cJSON_Print(root);
+    if (text)
+        ld->m->scenario_json = strdup(text);
+    cJSON_free(text);
+    return ld->m->scenario_json ? 0 : scenario_oom(ld);
 }
 
 struct model *scenario_parse(const char *label, const char *text, size_t len,
@@ -728,7 +756,7 @@ struct model *scenario_parse(const char *label, const char *text, size_t len,
         goto fail;
     }
     sha256_hex(text, len, ld.m->sha256);
-    if (read_scenario(&ld))
+    if (read_scenario(&ld) || keep_scenario_json(&ld, root))
         goto fail;
     goto done;
 fail:

@@ -39,4 +39,8 @@ int scenario_check_size(struct loader *ld, const char *path, long long points, l
 /* Pins a point (recording where the pin came from for duplicate messages). */
 int scenario_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size_t entry);
 
+/* output.render and bodies[].color (scenario_render.c). */
+int scenario_read_render(struct loader *ld);
+int scenario_read_body_colors(struct loader *ld);
+
 #endif
