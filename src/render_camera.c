@@ -49,10 +49,11 @@ void render_box_add(struct render_box *b, double u, double v, double r)
 {
     if (!isfinite(u) || !isfinite(v) || !isfinite(r))
         return;
-    b->u0 = fmin(b->u0, u - r);
-    b->u1 = fmax(b->u1, u + r);
-    b->v0 = fmin(b->v0, v - r);
-    b->v1 = fmax(b->v1, v + r);
+    /* comparisons, not fmin and fmax: the values are finite, and this runs per point and step */
+    b->u0 = u - r < b->u0 ? u - r : b->u0;
+    b->u1 = u + r > b->u1 ? u + r : b->u1;
+    b->v0 = v - r < b->v0 ? v - r : b->v0;
+    b->v1 = v + r > b->v1 ? v + r : b->v1;
 }
 
 void render_camera_fit(struct render_camera *c, const struct render_box *b, struct render_area area,

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "colormap.h"
 #include "render_internal.h"
@@ -220,14 +221,31 @@ static void draw_item(struct render_scene *sc, struct raster *r, const struct re
     }
 }
 
-static int cmp_item(const void *x, const void *y)
+/* The bits of d as an unsigned number in the same order as d (negative values reversed). */
+static uint64_t depth_key(double d)
 {
-    const struct render_item *a = x, *b = y;
-    if (a->depth != b->depth)
-        return a->depth < b->depth ? -1 : 1;
-    if (a->kind != b->kind)
-        return a->kind < b->kind ? -1 : 1;
-    return a->index < b->index ? -1 : a->index > b->index;
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u >> 63 ? ~u : u | (uint64_t)1 << 63;
+}
+
+/* Sorts items by depth, far first, keeping the order of equal depths: a stable least
+ * significant digit radix sort, a byte a pass, skipping bytes all keys share. Items arrive
+ * in kind and index order, so ties keep that order and the result is deterministic. */
+static void sort_items(struct render_item *it, struct render_item *tmp, size_t n)
+{
+    for (int shift = 0; shift < 64; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[(depth_key(it[i].depth) >> shift & 0xff) + 1]++;
+        if (n == 0 || count[(depth_key(it[0].depth) >> shift & 0xff) + 1] == n)
+            continue;
+        for (int b = 0; b < 256; b++)
+            count[b + 1] += count[b];
+        for (size_t i = 0; i < n; i++)
+            tmp[count[depth_key(it[i].depth) >> shift & 0xff]++] = it[i];
+        memcpy(it, tmp, n * sizeof *it);
+    }
 }
 
 /* Everything visible in this frame, in layer order; depths filled for 3D. */
@@ -294,7 +312,7 @@ void render_scene_draw(struct render_scene *sc, struct raster *r, const struct r
     compute_values(sc, f);
     const size_t n = collect_items(sc, f);
     if (sc->m->dims == 3)
-        qsort(sc->items, n, sizeof *sc->items, cmp_item);
+        sort_items(sc->items, sc->items_tmp, n);
     for (size_t i = 0; i < n; i++)
         draw_item(sc, r, f, &sc->items[i]);
     draw_overlay(sc, r, f);

@@ -67,15 +67,15 @@ void render_camera_view(struct render_camera *c, vec3 center, double width);
 
 /* What is drawn in 3D, sorted far to near (painter's algorithm). */
 enum render_item_kind {
-    ITEM_FACE,
     ITEM_AREA,
+    ITEM_FACE,
     ITEM_LINK,
     ITEM_POINT,
 };
 
 struct render_item {
     double depth;  /* along the camera's back vector: larger is nearer */
-    uint32_t kind; /* enum render_item_kind; breaks depth ties, faces first */
+    uint32_t kind; /* enum render_item_kind; at equal depth the lower kind is drawn first */
     uint32_t index;
 };
 
@@ -104,12 +104,13 @@ struct render_scene {
     long *break_step;                /* [nlinks] step a link broke at; LONG_MAX: never */
 
     /* per frame */
-    double *sx;                /* [2 npoints] pixel coordinates */
-    double *depth;             /* [npoints] along cam.back */
-    double *lval;              /* [nlinks] link values */
-    double *pval;              /* [npoints] point values (faces' vertex colours) */
-    uint32_t *pcount;          /* [npoints] links summed into pval */
-    struct render_item *items; /* [nitems_max] */
+    double *sx;                    /* [2 npoints] pixel coordinates */
+    double *depth;                 /* [npoints] along cam.back */
+    double *lval;                  /* [nlinks] link values */
+    double *pval;                  /* [npoints] point values (faces' vertex colours) */
+    uint32_t *pcount;              /* [npoints] links summed into pval */
+    struct render_item *items;     /* [nitems_max] */
+    struct render_item *items_tmp; /* [nitems_max] the sort's other buffer */
     size_t nitems_max;
 };
 

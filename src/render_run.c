@@ -18,6 +18,7 @@
 #include "png_write.h"
 #include "progress.h"
 #include "render_internal.h"
+#include "render_range.h"
 #include "traj_read.h"
 
 struct render_opts render_opts_default(void)
@@ -153,15 +154,40 @@ static int source_seek(struct source *s, double step, struct catena_error *err)
     return CATENA_OK;
 }
 
+/* ---- frame timing ---- */
+
+static long frame_count(const struct render_opts *o, const struct model *m, long last)
+{
+    if (o->every > 0)
+        return last / o->every + 1;
+    /* the tolerance keeps a frame that lands on the last step within rounding */
+    return (long)floor((double)last * m->dt * o->fps + 1e-6) + 1;
+}
+
+/* The step position of frame k, and its time (s). */
+static double frame_step(const struct render_opts *o, const struct model *m, long k, double *time)
+{
+    if (o->every > 0) {
+        *time = (double)(k * o->every) * m->dt;
+        return (double)(k * o->every);
+    }
+    *time = (double)k / o->fps;
+    return *time / m->dt;
+}
+
 /* ---- pass 1: extent, colour range, length ---- */
 
 struct scan {
     struct render_box box;
-    double lo, hi; /* values seen */
-    long last;     /* last recorded step */
+    struct render_range values; /* every value drawn, over all recorded steps */
+    long last;                  /* last recorded step */
 };
 
-static void scan_frame(const struct render_scene *sc, const struct source *s, struct scan *sn)
+/* Adds recorded frame a to the extent, and its values to the colour range when a frame is
+ * drawn from it (so the range costs no more than the frames, however often steps were
+ * recorded); *next is the first frame not yet accounted for. */
+static void scan_frame(const struct render_scene *sc, const struct source *s, struct scan *sn,
+                       long *next)
 {
     const struct model *m = sc->m;
     const struct render_camera *c = &sc->cam;
@@ -170,32 +196,40 @@ static void scan_frame(const struct render_scene *sc, const struct source *s, st
         const double r = sc->o->point_world ? m->radius[i] : 0;
         render_box_add(&sn->box, render_camera_u(c, s->a[i]), render_camera_v(c, s->a[i]), r);
     }
+    double t;
+    const int drawn = !s->has_b || frame_step(sc->o, m, *next, &t) < (double)s->sb;
+    while (s->has_b && frame_step(sc->o, m, *next, &t) < (double)s->sb)
+        ++*next;
+    sn->last = s->sa;
+    if (!drawn)
+        return;
     if (by == RENDER_BY_SPEED) {
         for (size_t i = 0; i < m->npoints; i++)
-            sn->hi = fmax(sn->hi, v3_len(s->v[i]));
-        sn->lo = 0;
+            render_range_add(&sn->values, v3_len(s->v[i]));
     } else if (by != RENDER_BY_NONE) {
-        for (size_t i = 0; i < m->nlinks; i++) {
-            if (m->links[i].role == ROLE_BEND || !render_link_alive(sc, i, (double)s->sa))
-                continue;
-            const double v = render_link_value(m, by, i, s->a, s->v);
-            sn->lo = fmin(sn->lo, v);
-            sn->hi = fmax(sn->hi, v);
-        }
+        for (size_t i = 0; i < m->nlinks; i++)
+            if (m->links[i].role != ROLE_BEND && render_link_alive(sc, i, (double)s->sa))
+                render_range_add(&sn->values, render_link_value(m, by, i, s->a, s->v));
     }
-    sn->last = s->sa;
 }
+
+/* The percentiles the default colour range spans. */
+#define RENDER_RANGE_LO 0.02
+#define RENDER_RANGE_HI 0.98
 
 static int scan_run(const struct render_scene *sc, const char *run_dir, struct scan *sn,
                     struct catena_error *err)
 {
     struct source s;
-    *sn = (struct scan){render_box_empty(), INFINITY, -INFINITY, 0};
+    sn->box = render_box_empty();
+    render_range_init(&sn->values, sc->o->color_by == RENDER_BY_STRETCH ? 1 : 0);
+    sn->last = 0;
     if (source_open(&s, sc->m, run_dir, err))
         return err->code;
     int rc = CATENA_OK;
+    long next = 0;
     for (;;) {
-        scan_frame(sc, &s, sn);
+        scan_frame(sc, &s, sn, &next);
         if (!s.has_b || (rc = source_seek(&s, (double)s.sb, err)))
             break;
     }
@@ -203,8 +237,8 @@ static int scan_run(const struct render_scene *sc, const char *run_dir, struct s
     return rc;
 }
 
-/* The colour range: the options', else the run's, widened when (nearly) flat so the map
- * stays defined and a resting chain shows the middle colour. */
+/* The colour range: the options', else the run's robust one (speeds from 0), widened when
+ * (nearly) flat so the map stays defined and a resting chain shows the middle colour. */
 static void set_range(struct render_scene *sc, const struct scan *sn)
 {
     const struct render_opts *o = sc->o;
@@ -213,9 +247,10 @@ static void set_range(struct render_scene *sc, const struct scan *sn)
         sc->hi = o->range_hi;
         return;
     }
-    double lo = sn->lo, hi = sn->hi;
-    if (!(lo <= hi) || !isfinite(lo) || !isfinite(hi))
-        lo = hi = o->color_by == RENDER_BY_STRETCH ? 1 : 0;
+    double lo = sn->values.offset, hi = lo;
+    render_range_get(&sn->values, RENDER_RANGE_LO, RENDER_RANGE_HI, &lo, &hi);
+    if (o->color_by == RENDER_BY_SPEED)
+        lo = 0;
     const double span = 1e-6 * fmax(1, fmax(fabs(lo), fabs(hi)));
     if (hi - lo < span) {
         const double mid = 0.5 * (lo + hi);
@@ -239,27 +274,6 @@ static void set_camera(struct render_scene *sc, const struct scan *sn)
 }
 
 /* ---- pass 2: frames ---- */
-
-static long frame_count(const struct render_opts *o, const struct model *m, long last)
-{
-    if (o->every > 0)
-        return last / o->every + 1;
-    /* the tolerance keeps a frame that lands on the last step within rounding */
-    return (long)floor((double)last * m->dt * o->fps + 1e-6) + 1;
-}
-
-/* Time (s) and step position of frame k. */
-static void frame_time(const struct render_opts *o, const struct model *m, long k, long last,
-                       double *time, double *step)
-{
-    if (o->every > 0) {
-        *step = (double)(k * o->every);
-        *time = *step * m->dt;
-        return;
-    }
-    *time = (double)k / o->fps;
-    *step = fmin(*time / m->dt, (double)last);
-}
 
 /* Removes DIR/frame-NNNNNN.png left by an earlier render, so frames/ holds one sequence. */
 static int remove_stale_frames(const char *dir, struct catena_error *err)
@@ -319,7 +333,7 @@ static int draw_frames(struct job *j, const char *run_dir, int progress, struct 
     }
     for (long k = 0; rc == CATENA_OK && k < j->nframes; k++) {
         struct render_frame f = {.x = j->x, .v = s.v};
-        frame_time(o, m, k, j->last, &f.time, &f.step);
+        f.step = fmin(frame_step(o, m, k, &f.time), (double)j->last);
         if ((rc = source_seek(&s, f.step, err)))
             break;
         interpolate(&s, f.step, j->x);

@@ -122,8 +122,10 @@ struct render_scene *render_scene_create(const struct model *m, const struct ren
     sc->pval = alloc_array(m->npoints, sizeof *sc->pval);
     sc->pcount = alloc_array(m->npoints, sizeof *sc->pcount);
     sc->items = alloc_array(sc->nitems_max, sizeof *sc->items);
+    sc->items_tmp = alloc_array(sc->nitems_max, sizeof *sc->items_tmp);
     if (!sc->body_color || !sc->point_body || !sc->link_body || !sc->body_faced || !sc->face_link ||
-        !sc->sx || !sc->depth || !sc->lval || !sc->pval || !sc->pcount || !sc->items || !break_step)
+        !sc->sx || !sc->depth || !sc->lval || !sc->pval || !sc->pcount || !sc->items ||
+        !sc->items_tmp || !break_step)
         goto fail;
     fill_bodies(sc);
     if (fill_face_links(sc))
@@ -154,6 +156,7 @@ void render_scene_destroy(struct render_scene *sc)
     free(sc->pval);
     free(sc->pcount);
     free(sc->items);
+    free(sc->items_tmp);
     free(sc);
 }
 
