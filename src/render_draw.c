@@ -68,10 +68,10 @@ static void compute_values(struct render_scene *sc, const struct render_frame *f
         sc->pcount[i] = 0;
     }
     for (size_t i = 0; i < m->nlinks; i++) {
-        const struct link *l = &m->links[i];
-        if (l->role == ROLE_BEND || !render_link_alive(sc, i, f->step))
+        const struct link *l = &sc->topo.links[i];
+        if (l->role == ROLE_BEND || !sc->topo.alive[i])
             continue;
-        const double v = render_link_value(m, by, i, f->x, f->v);
+        const double v = render_link_value(sc, i, f->x, f->v);
         sc->lval[i] = v;
         const int32_t b = sc->link_body[i];
         if (by != RENDER_BY_SPEED && b >= 0 && sc->body_faced[b]) {
@@ -89,11 +89,18 @@ static void compute_values(struct render_scene *sc, const struct render_frame *f
 
 /* ---- things ---- */
 
-static int face_alive(const struct render_scene *sc, size_t f, double step)
+/* A face shows while the links on its edges are live and still join its corners: a break
+ * or a cut through an edge opens the cloth there. */
+static int face_alive(const struct render_scene *sc, size_t f)
 {
+    const uint32_t *v = sc->m->faces[f].v;
     for (int k = 0; k < 3; k++) {
-        const int32_t l = sc->face_link[3 * f + k];
-        if (l >= 0 && !render_link_alive(sc, (size_t)l, step))
+        const int32_t i = sc->face_link[3 * f + k];
+        if (i < 0)
+            continue;
+        const struct link *l = &sc->topo.links[i];
+        const uint32_t p = v[k], q = v[(k + 1) % 3];
+        if (!sc->topo.alive[i] || !((l->a == p && l->b == q) || (l->a == q && l->b == p)))
             return 0;
     }
     return 1;
@@ -161,7 +168,7 @@ static void draw_area(struct render_scene *sc, struct raster *r, size_t i)
 
 static void draw_link(struct render_scene *sc, struct raster *r, size_t i)
 {
-    const struct link *l = &sc->m->links[i];
+    const struct link *l = &sc->topo.links[i];
     const struct raster_color c = sc->o->color_by != RENDER_BY_NONE
                                       ? value_color(sc, sc->lval[i])
                                       : body_color(sc, sc->link_body[i]);
@@ -182,7 +189,7 @@ static double disc_radius(const struct render_scene *sc, size_t i)
 
 static int point_drawn(const struct render_scene *sc, size_t i)
 {
-    return disc_radius(sc, i) > 0 || sc->m->inv_mass[i] == 0;
+    return sc->point_used[i] && (disc_radius(sc, i) > 0 || sc->topo.inv_mass[i] == 0);
 }
 
 static void draw_point(struct render_scene *sc, struct raster *r, const struct render_frame *f,
@@ -195,7 +202,7 @@ static void draw_point(struct render_scene *sc, struct raster *r, const struct r
                                           : scale_color(body_color(sc, sc->point_body[i]), 0.6);
         raster_disc(r, x, y, rad, c);
     }
-    if (sc->m->inv_mass[i] == 0) /* pinned */
+    if (sc->topo.inv_mass[i] == 0) /* held */
         raster_ring(r, x, y, fmax(rad, 0.5 * sc->o->line_width) + PIN_GAP + 0.5 * PIN_WIDTH,
                     PIN_WIDTH, pin_ink);
 }
@@ -249,7 +256,7 @@ static void sort_items(struct render_item *it, struct render_item *tmp, size_t n
 }
 
 /* Everything visible in this frame, in layer order; depths filled for 3D. */
-static size_t collect_items(struct render_scene *sc, const struct render_frame *f)
+static size_t collect_items(struct render_scene *sc)
 {
     const struct model *m = sc->m;
     const double *d = sc->depth;
@@ -262,13 +269,13 @@ static size_t collect_items(struct render_scene *sc, const struct render_frame *
     }
     for (size_t i = 0; i < m->nfaces; i++) {
         const uint32_t *v = m->faces[i].v;
-        if (face_alive(sc, i, f->step))
+        if (face_alive(sc, i))
             it[n++] =
                 (struct render_item){(d[v[0]] + d[v[1]] + d[v[2]]) / 3, ITEM_FACE, (uint32_t)i};
     }
     for (size_t i = 0; i < m->nlinks; i++) {
-        const struct link *l = &m->links[i];
-        if (render_link_drawn(sc, i) && render_link_alive(sc, i, f->step))
+        const struct link *l = &sc->topo.links[i];
+        if (render_link_drawn(sc, i) && sc->topo.alive[i])
             it[n++] = (struct render_item){0.5 * (d[l->a] + d[l->b]), ITEM_LINK, (uint32_t)i};
     }
     for (size_t i = 0; i < m->npoints; i++)
@@ -310,7 +317,7 @@ void render_scene_draw(struct render_scene *sc, struct raster *r, const struct r
     raster_clear(r, background);
     project(sc, f);
     compute_values(sc, f);
-    const size_t n = collect_items(sc, f);
+    const size_t n = collect_items(sc);
     if (sc->m->dims == 3)
         sort_items(sc->items, sc->items_tmp, n);
     for (size_t i = 0; i < n; i++)

@@ -9,6 +9,7 @@
 
 #include "raster.h"
 #include "render.h"
+#include "topology.h"
 
 /* Orthographic: a point's image position is its coordinates along right and up, scaled;
  * depth along back (towards the viewer) orders 3D drawing. 2D: right = x, up = y. */
@@ -101,7 +102,10 @@ struct render_scene {
     int32_t *link_body;              /* [nlinks] body index, -1 for links[] */
     uint8_t *body_faced;             /* [nbodies] 1: drawn as its faces */
     int32_t *face_link;              /* [3 nfaces] the link on each edge, -1 if none */
-    long *break_step;                /* [nlinks] step a link broke at; LONG_MAX: never */
+    uint8_t *point_used;             /* [npoints] 0 for points reserved for cuts and not yet
+                                        joined by a live link: neither drawn nor framed */
+    struct topology topo;            /* links, live flags and pins at the current step */
+    unsigned topo_seen;              /* topo.changed when point_used was last worked out */
 
     /* per frame */
     double *sx;                    /* [2 npoints] pixel coordinates */
@@ -119,13 +123,19 @@ struct render_frame {
     const vec3 *x; /* [npoints] positions, m */
     const vec3 *v; /* [npoints] velocities, m/s */
     double time;   /* s, shown in the overlay */
-    double step;   /* step position: a link is drawn while its break step is above it */
+    double step;   /* step position (fractional between recorded steps) */
 };
 
-/* Builds the scene for m and o (camera and range are set by the caller). break_step is
- * taken over (freed with the scene). NULL with err set on OOM. */
+/* Builds the scene for m and o (camera and range are set by the caller). NULL with err set
+ * on OOM. */
 struct render_scene *render_scene_create(const struct model *m, const struct render_opts *o,
-                                         long *break_step, struct catena_error *err);
+                                         struct catena_error *err);
+
+/* Starts a pass over the run in run_dir: the topology back at the start of the run. */
+int render_scene_rewind(struct render_scene *sc, const char *run_dir, struct catena_error *err);
+
+/* Moves the topology on to step position step (point_used follows). */
+int render_scene_advance(struct render_scene *sc, double step, struct catena_error *err);
 
 void render_scene_destroy(struct render_scene *sc);
 
@@ -136,17 +146,12 @@ void render_overlay_layout(struct render_scene *sc);
 /* Draws f into r (of the camera's size). */
 void render_scene_draw(struct render_scene *sc, struct raster *r, const struct render_frame *f);
 
-/* Whether link i is drawn as a line, and whether it is alive at step position s. */
+/* Whether link i is drawn as a line (when live). */
 int render_link_drawn(const struct render_scene *sc, size_t i);
 
-static inline int render_link_alive(const struct render_scene *sc, size_t i, double step)
-{
-    return (double)sc->break_step[i] > step;
-}
-
-/* The value color_by shows for link i (render_values.c); v may be NULL except for speed. */
-double render_link_value(const struct model *m, enum render_color_by by, size_t i, const vec3 *x,
-                         const vec3 *v);
+/* The value color_by shows for link i as the topology has it now (render_values.c); v may
+ * be NULL except for speed. */
+double render_link_value(const struct render_scene *sc, size_t i, const vec3 *x, const vec3 *v);
 
 /* A legend title for color_by, with its unit. */
 const char *render_value_title(enum render_color_by by);

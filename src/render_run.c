@@ -13,7 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "breaks.h"
 #include "outfile.h"
 #include "png_write.h"
 #include "progress.h"
@@ -194,7 +193,8 @@ static void scan_frame(const struct render_scene *sc, const struct source *s, st
     const enum render_color_by by = sc->o->color_by;
     for (size_t i = 0; i < m->npoints; i++) {
         const double r = sc->o->point_world ? m->radius[i] : 0;
-        render_box_add(&sn->box, render_camera_u(c, s->a[i]), render_camera_v(c, s->a[i]), r);
+        if (sc->point_used[i])
+            render_box_add(&sn->box, render_camera_u(c, s->a[i]), render_camera_v(c, s->a[i]), r);
     }
     double t;
     const int drawn = !s->has_b || frame_step(sc->o, m, *next, &t) < (double)s->sb;
@@ -205,11 +205,12 @@ static void scan_frame(const struct render_scene *sc, const struct source *s, st
         return;
     if (by == RENDER_BY_SPEED) {
         for (size_t i = 0; i < m->npoints; i++)
-            render_range_add(&sn->values, v3_len(s->v[i]));
+            if (sc->point_used[i])
+                render_range_add(&sn->values, v3_len(s->v[i]));
     } else if (by != RENDER_BY_NONE) {
         for (size_t i = 0; i < m->nlinks; i++)
-            if (m->links[i].role != ROLE_BEND && render_link_alive(sc, i, (double)s->sa))
-                render_range_add(&sn->values, render_link_value(m, by, i, s->a, s->v));
+            if (m->links[i].role != ROLE_BEND && sc->topo.alive[i])
+                render_range_add(&sn->values, render_link_value(sc, i, s->a, s->v));
     }
 }
 
@@ -217,18 +218,20 @@ static void scan_frame(const struct render_scene *sc, const struct source *s, st
 #define RENDER_RANGE_LO 0.02
 #define RENDER_RANGE_HI 0.98
 
-static int scan_run(const struct render_scene *sc, const char *run_dir, struct scan *sn,
+static int scan_run(struct render_scene *sc, const char *run_dir, struct scan *sn,
                     struct catena_error *err)
 {
     struct source s;
     sn->box = render_box_empty();
     render_range_init(&sn->values, sc->o->color_by == RENDER_BY_STRETCH ? 1 : 0);
     sn->last = 0;
-    if (source_open(&s, sc->m, run_dir, err))
+    if (render_scene_rewind(sc, run_dir, err) || source_open(&s, sc->m, run_dir, err))
         return err->code;
     int rc = CATENA_OK;
     long next = 0;
     for (;;) {
+        if ((rc = render_scene_advance(sc, (double)s.sa, err)))
+            break;
         scan_frame(sc, &s, sn, &next);
         if (!s.has_b || (rc = source_seek(&s, (double)s.sb, err)))
             break;
@@ -323,8 +326,10 @@ static int draw_frames(struct job *j, const char *run_dir, int progress, struct 
     const struct model *m = j->sc->m;
     struct png_write_opts po = png_write_defaults();
     struct progress pg;
-    struct source s;
-    int rc = source_open(&s, m, run_dir, err), tile = 0;
+    struct source s = {0};
+    int rc = render_scene_rewind(j->sc, run_dir, err), tile = 0;
+    if (rc == CATENA_OK)
+        rc = source_open(&s, m, run_dir, err);
     po.level = o->level;
     po.nosync = 1; /* an fsync per frame took 2 to 3 times as long as drawing and encoding it */
     if (progress) {
@@ -334,7 +339,7 @@ static int draw_frames(struct job *j, const char *run_dir, int progress, struct 
     for (long k = 0; rc == CATENA_OK && k < j->nframes; k++) {
         struct render_frame f = {.x = j->x, .v = s.v};
         f.step = fmin(frame_step(o, m, k, &f.time), (double)j->last);
-        if ((rc = source_seek(&s, f.step, err)))
+        if ((rc = source_seek(&s, f.step, err)) || (rc = render_scene_advance(j->sc, f.step, err)))
             break;
         interpolate(&s, f.step, j->x);
         render_scene_draw(j->sc, j->r, &f);
@@ -360,8 +365,7 @@ static int draw_frames(struct job *j, const char *run_dir, int progress, struct 
 static int setup_job(struct job *j, const struct model *m, const struct render_opts *o,
                      const char *run_dir, const char *out_dir, struct catena_error *err)
 {
-    long *breaks = breaks_read(run_dir, m, err);
-    if (!breaks || !(j->sc = render_scene_create(m, o, breaks, err)))
+    if (!(j->sc = render_scene_create(m, o, err)))
         return err->code;
     struct scan sn;
     if (scan_run(j->sc, run_dir, &sn, err))

@@ -99,17 +99,15 @@ static int fill_face_links(struct render_scene *sc)
 }
 
 struct render_scene *render_scene_create(const struct model *m, const struct render_opts *o,
-                                         long *break_step, struct catena_error *err)
+                                         struct catena_error *err)
 {
     struct render_scene *sc = calloc(1, sizeof *sc);
     if (!sc) {
-        free(break_step);
         error_set(err, CATENA_EFAIL, "out of memory for the renderer");
         return NULL;
     }
     sc->m = m;
     sc->o = o;
-    sc->break_step = break_step;
     sc->nitems_max = m->nfaces + m->nareas + m->nlinks + m->npoints;
     sc->body_color = alloc_array(m->nbodies, sizeof *sc->body_color);
     sc->point_body = alloc_array(m->npoints, sizeof *sc->point_body);
@@ -123,9 +121,10 @@ struct render_scene *render_scene_create(const struct model *m, const struct ren
     sc->pcount = alloc_array(m->npoints, sizeof *sc->pcount);
     sc->items = alloc_array(sc->nitems_max, sizeof *sc->items);
     sc->items_tmp = alloc_array(sc->nitems_max, sizeof *sc->items_tmp);
+    sc->point_used = alloc_array(m->npoints, sizeof *sc->point_used);
     if (!sc->body_color || !sc->point_body || !sc->link_body || !sc->body_faced || !sc->face_link ||
         !sc->sx || !sc->depth || !sc->lval || !sc->pval || !sc->pcount || !sc->items ||
-        !sc->items_tmp || !break_step)
+        !sc->items_tmp || !sc->point_used)
         goto fail;
     fill_bodies(sc);
     if (fill_face_links(sc))
@@ -149,7 +148,8 @@ void render_scene_destroy(struct render_scene *sc)
     free(sc->link_body);
     free(sc->body_faced);
     free(sc->face_link);
-    free(sc->break_step);
+    free(sc->point_used);
+    topology_close(&sc->topo);
     free(sc->sx);
     free(sc->depth);
     free(sc->lval);
@@ -164,6 +164,40 @@ int render_link_drawn(const struct render_scene *sc, size_t i)
 {
     const int32_t b = sc->link_body[i];
     return sc->m->links[i].role != ROLE_BEND && !(b >= 0 && sc->body_faced[b]);
+}
+
+/* Points reserved for cuts wait somewhere until a cut joins them: only then are they shown
+ * and framed. */
+static void mark_used_points(struct render_scene *sc)
+{
+    const struct model *m = sc->m;
+    const size_t r0 = m->first_reserved_point, r1 = r0 + m->nreserved_points;
+    for (size_t i = 0; i < m->npoints; i++)
+        sc->point_used[i] = i < r0 || i >= r1;
+    for (size_t i = 0; r1 > r0 && i < m->nlinks; i++)
+        if (sc->topo.alive[i]) {
+            sc->point_used[sc->topo.links[i].a] = 1;
+            sc->point_used[sc->topo.links[i].b] = 1;
+        }
+    sc->topo_seen = sc->topo.changed;
+}
+
+int render_scene_rewind(struct render_scene *sc, const char *run_dir, struct catena_error *err)
+{
+    topology_close(&sc->topo);
+    if (topology_open(&sc->topo, sc->m, run_dir, err))
+        return err->code;
+    mark_used_points(sc);
+    return CATENA_OK;
+}
+
+int render_scene_advance(struct render_scene *sc, double step, struct catena_error *err)
+{
+    if (topology_advance(&sc->topo, step, err))
+        return err->code;
+    if (sc->topo.changed != sc->topo_seen)
+        mark_used_points(sc);
+    return CATENA_OK;
 }
 
 /* Frames at least this tall get text at twice the font's size. */

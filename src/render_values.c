@@ -6,11 +6,12 @@
  * the force that would close the residual stretch within one substep. */
 #include "render_internal.h"
 
-double render_link_value(const struct model *m, enum render_color_by by, size_t i, const vec3 *x,
-                         const vec3 *v)
+double render_link_value(const struct render_scene *sc, size_t i, const vec3 *x, const vec3 *v)
 {
-    const struct link *l = &m->links[i];
-    switch (by) {
+    const struct model *m = sc->m;
+    const struct link *l = &sc->topo.links[i];
+    const double *w = sc->topo.inv_mass;
+    switch (sc->o->color_by) {
     case RENDER_BY_STRETCH:
         return v3_dist(x[l->a], x[l->b]) / l->rest;
     case RENDER_BY_TENSION: {
@@ -18,7 +19,7 @@ double render_link_value(const struct model *m, enum render_color_by by, size_t 
         double c = v3_dist(x[l->a], x[l->b]) - l->rest;
         if (l->kind == LINK_TETHER && c < 0)
             c = 0; /* a slack tether pulls on nothing */
-        const double d = (m->inv_mass[l->a] + m->inv_mass[l->b]) * h * h + l->compliance;
+        const double d = (w[l->a] + w[l->b]) * h * h + l->compliance;
         return d > 0 ? c / d : 0;
     }
     case RENDER_BY_SPEED:

@@ -8,12 +8,15 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "breaks.h"
+#include "events.h"
+#include "metrics.h"
 #include "outfile.h"
 #include "progress.h"
+#include "settle.h"
 #include "solver.h"
 #include "state.h"
 #include "summary.h"
+#include "topology.h"
 #include "traj.h"
 
 /* Every trajectory format, in the order the writers are opened and closed. */
@@ -35,9 +38,14 @@ static void on_stop_signal(int sig)
 /* A run being set up, stepped and torn down. */
 struct run {
     const struct model *m;
+    const struct model *lm; /* the working copy events change between steps; it is stepped */
+    struct events *ev;
+    struct settle settle;
+    long settled_step; /* -1 until the run settles */
     struct state *s;
     struct traj_writer *w[NFORMATS]; /* NULL for the formats not written */
-    struct break_log *breaks;        /* breaks.csv; NULL when no link can break */
+    struct metrics_writer *metrics;  /* NULL unless metrics.csv is written */
+    struct topology_log *topology;   /* topology.csv; NULL when nothing can change */
     long diverged;                   /* first diverged point, or -1 */
     struct sigaction old[NSTOP];     /* handlers to restore at the end */
 };
@@ -81,7 +89,24 @@ static int writers_open(struct run *run, const char *dir, struct catena_error *e
         if (!run->w[i])
             return err->code;
     }
+    if (run->m->metrics && !(run->metrics = metrics_open(dir, err)))
+        return err->code;
     return CATENA_OK;
+}
+
+/* RUN_DIR/scenario.json: the scenario as run, so the run can be drawn (or rerun) later. */
+static int write_scenario(const struct model *m, const char *dir, struct catena_error *err)
+{
+    struct outfile f;
+    if (!m->scenario_json)
+        return CATENA_OK;
+    int rc = outfile_open(&f, dir, "scenario.json", err);
+    if (rc == CATENA_OK) {
+        fputs(m->scenario_json, f.fp);
+        fputc('\n', f.fp);
+        rc = outfile_commit(&f, err);
+    }
+    return rc;
 }
 
 static int writers_record(struct run *run, struct catena_error *err)
@@ -89,28 +114,15 @@ static int writers_record(struct run *run, struct catena_error *err)
     for (size_t i = 0; i < NFORMATS; i++)
         if (run->w[i] && traj_frame(run->w[i], run->m, run->s, err))
             return err->code;
+    if (run->metrics && metrics_record(run->metrics, run->lm, run->s, err))
+        return err->code;
     return CATENA_OK;
-}
-
-/* RUN_DIR/scenario.json: the scenario as run, so the run can be drawn (or rerun) later. */
-static int write_scenario(const struct run *run, const char *dir, struct catena_error *err)
-{
-    struct outfile f;
-    if (!run->m->scenario_json)
-        return CATENA_OK;
-    int rc = outfile_open(&f, dir, "scenario.json", err);
-    if (rc == CATENA_OK) {
-        fputs(run->m->scenario_json, f.fp);
-        fputc('\n', f.fp);
-        rc = outfile_commit(&f, err);
-    }
-    return rc;
 }
 
 /* Commits every file; after a failure the remaining ones are dropped, not committed. */
 static int writers_close(struct run *run, struct catena_error *err)
 {
-    int rc = CATENA_OK;
+    int rc = events_log_commit(run->ev, err);
     for (size_t i = 0; i < NFORMATS; i++) {
         if (!run->w[i])
             continue;
@@ -120,11 +132,16 @@ static int writers_close(struct run *run, struct catena_error *err)
             traj_abort(run->w[i]);
         run->w[i] = NULL;
     }
-    if (run->breaks && rc == CATENA_OK)
-        rc = break_log_close(run->breaks, err);
+    if (run->metrics && rc == CATENA_OK)
+        rc = metrics_close(run->metrics, err);
     else
-        break_log_abort(run->breaks);
-    run->breaks = NULL;
+        metrics_abort(run->metrics);
+    run->metrics = NULL;
+    if (run->topology && rc == CATENA_OK)
+        rc = topology_log_close(run->topology, err);
+    else
+        topology_log_abort(run->topology);
+    run->topology = NULL;
     return rc;
 }
 
@@ -134,12 +151,32 @@ static void writers_abort(struct run *run)
         traj_abort(run->w[i]);
         run->w[i] = NULL;
     }
-    break_log_abort(run->breaks);
-    run->breaks = NULL;
+    metrics_abort(run->metrics);
+    run->metrics = NULL;
+    topology_log_abort(run->topology);
+    run->topology = NULL;
 }
 
-/* Steps until the last step, a divergence or a stop signal, recording frames on the way.
- * The initial state is checked too, so a diverged state is never recorded. */
+/* Between steps: the events due, then what they (and the step) changed in links and pins. */
+static void boundary(struct run *run)
+{
+    events_boundary(run->ev, run->s);
+    if (run->topology)
+        topology_log_step(run->topology, run->lm, run->s);
+}
+
+/* Whether the run has settled (time.until_settled) with nothing left to happen. */
+static int settled(struct run *run)
+{
+    if (!settle_update(&run->settle, run->lm, run->s) || events_pending(run->ev))
+        return 0;
+    run->settled_step = run->settle.quiet_from;
+    return 1;
+}
+
+/* Steps until the last step, a divergence, settling or a stop signal, recording frames on
+ * the way. Events apply at each step boundary, before the frame is recorded. The initial
+ * state is checked too, so a diverged state is never recorded. */
 static int run_steps(struct run *run, const struct run_options *o, struct catena_error *err)
 {
     const struct model *m = run->m;
@@ -148,13 +185,19 @@ static int run_steps(struct run *run, const struct run_options *o, struct catena
     if (o->progress)
         progress_start(&pg, stderr, m->steps, clock_s());
     run->diverged = solver_find_diverged(s);
+    if (run->diverged < 0)
+        boundary(run);
     int rc = run->diverged < 0 ? writers_record(run, err) : CATENA_OK;
-    while (rc == CATENA_OK && run->diverged < 0 && s->step < m->steps && !stop_signal) {
-        solver_step(m, s);
-        if (run->breaks)
-            rc = break_log_step(run->breaks, s, err);
+    while (rc == CATENA_OK && run->diverged < 0 && s->step < m->steps && !stop_signal &&
+           run->settled_step < 0) {
+        solver_step(run->lm, s);
         run->diverged = solver_find_diverged(s);
-        if (rc == CATENA_OK && run->diverged < 0 && s->step % m->every == 0)
+        if (run->diverged < 0) {
+            boundary(run);
+            settled(run);
+        }
+        /* The last frame of a settled run is recorded whatever `every` says. */
+        if (run->diverged < 0 && (s->step % m->every == 0 || run->settled_step >= 0))
             rc = writers_record(run, err);
         if (o->progress)
             progress_update(&pg, s->step, clock_s());
@@ -168,11 +211,15 @@ static void fill_result(const struct run *run, struct run_result *r)
 {
     const struct state *s = run->s;
     r->steps_done = s->step;
-    r->max_stretch = solver_max_stretch(run->m, s);
+    r->max_stretch = solver_max_stretch(run->lm, s);
+    r->settled_step = run->settled_step;
+    for (int k = 0; k < LOG_KINDS; k++)
+        r->events[k] = events_count(run->ev, (enum event_log_kind)k);
     r->live_links = 0;
     for (size_t i = 0; i < s->nlinks; i++)
         r->live_links += s->alive[i];
     r->diverged_point = run->diverged;
+    metrics_compute(run->lm, s, &r->final);
     if (run->diverged >= 0) {
         r->status = RUN_DIVERGED;
     } else if (stop_signal && s->step < run->m->steps) {
@@ -220,23 +267,29 @@ static int stopped_error(const struct run *run, const struct run_result *r,
 int run_simulation(const struct model *m, const struct run_options *o, struct run_result *r,
                    struct catena_error *err)
 {
-    *r = (struct run_result){.status = RUN_OK, .diverged_point = -1};
+    *r = (struct run_result){.status = RUN_OK, .diverged_point = -1, .settled_step = -1};
     error_clear(err);
     if (m->every < 1)
         return error_set(err, CATENA_EINPUT, "%s: output.every: must be at least 1 (got %ld)",
                          source_name(m), m->every);
-    struct run run = {.m = m, .diverged = -1};
-    run.s = state_create(m);
-    if (!run.s)
+    struct run run = {.m = m, .diverged = -1, .settle = {.quiet_from = -1}, .settled_step = -1};
+    run.ev = events_create(m);
+    run.lm = run.ev ? events_model(run.ev) : NULL;
+    run.s = run.lm ? state_create(run.lm) : NULL;
+    if (!run.s) {
+        events_destroy(run.ev);
         return error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(m));
+    }
     /* Caught before anything is written, so a signal never leaves a temporary file behind. */
     signals_catch(&run);
     int rc = outfile_mkdirs(o->out_dir, err);
     if (rc == CATENA_OK)
-        rc = write_scenario(&run, o->out_dir, err);
+        rc = write_scenario(m, o->out_dir, err);
     if (rc == CATENA_OK)
         rc = writers_open(&run, o->out_dir, err);
-    if (rc == CATENA_OK && !(run.breaks = break_log_open(o->out_dir, m, run.s, err)))
+    if (rc == CATENA_OK)
+        rc = events_log_open(run.ev, o->out_dir, err);
+    if (rc == CATENA_OK && !(run.topology = topology_log_open(o->out_dir, m, err)))
         rc = err->code;
     if (rc == CATENA_OK) {
         const double start = clock_s();
@@ -254,6 +307,7 @@ int run_simulation(const struct model *m, const struct run_options *o, struct ru
         rc = stopped_error(&run, r, err);
     signals_restore(&run);
     state_destroy(run.s);
+    events_destroy(run.ev);
     return rc;
 }
 

@@ -46,12 +46,19 @@ static const struct sjson_key top_keys[] = {
     {"pins", 0},
     {"bodies", 0},
     {"output", 0},
+    {"angles", 0},
+    {"areas", 0},
+    {"shapes", 0},
+    {"attachments", 0},
+    {"obstacles", 0},
+    {"events", 0},
     {NULL, 0},
 };
 static const struct sjson_key time_keys[] = {
     {"dt", 1},
     {"steps", 1},
     {"substeps", 0},
+    {"until_settled", 0},
     {NULL, 0},
 };
 static const struct sjson_key solver_keys[] = {
@@ -59,16 +66,21 @@ static const struct sjson_key solver_keys[] = {
     {"iterations", 0},
     {"order", 0},
     {"damping", 0},
+    {"max_length_pass", 0},
+    {"collide_every", 0},
     {NULL, 0},
 };
 static const struct sjson_key world_keys[] = {
     {"gravity", 0},
+    {"wind", 0},
+    {"gust", 0},
     {NULL, 0},
 };
 static const struct sjson_key output_keys[] = {
     {"trajectory", 0},
     {"every", 0},
     {"render", 0},
+    {"metrics", 0},
     {NULL, 0},
 };
 static const struct sjson_key point_keys[] = {
@@ -85,11 +97,16 @@ static const struct sjson_key link_keys[] = {
     {"rest", 0},
     {"stiffness", 0},
     {"break_stretch", 0},
+    {"compliance", 0},
+    {"EA", 0},
+    {"kind", 0},
+    {"break_force", 0},
     {NULL, 0},
 };
 static const struct sjson_key pin_keys[] = {
     {"point", 1},
     {"at", 0},
+    {"motion", 0},
     {NULL, 0},
 };
 static const struct sjson_key rope_keys[] = {
@@ -105,6 +122,8 @@ static const struct sjson_key rope_keys[] = {
     {"break_stretch", 0},
     {"radius", 0},
     {"color", 0},
+    {"self_collision", 0},
+    {"drag", 0},
     {NULL, 0},
 };
 
@@ -115,8 +134,8 @@ static const char *const body_type_names[] = {"rope", NULL};
 static const struct sjson_key *const body_type_keys[] = {rope_keys};
 
 /* Enum values as the file writes them, indexed by the model's enums. */
-static const char *const method_names[] = {"verlet", NULL};
-static const char *const order_names[] = {"forward", "alternate", NULL};
+static const char *const method_names[] = {"verlet", "pbd", "xpbd", NULL};
+static const char *const order_names[] = {"forward", "alternate", "colored", NULL};
 static const char *const format_names[] = {"csv", "json", "npy", NULL}; /* bit i = 1 << i */
 
 int scenario_oom(struct loader *ld)
@@ -537,7 +556,9 @@ static int read_pins(struct loader *ld)
         vec3 at = ld->m->x0[point];
         if (sjson_get_vector(&ld->cx, e, p, "at", ld->m->dims, &at))
             return CATENA_EINPUT;
-        const int rc = scenario_add_pin(ld, point, at, -1, i);
+        int rc = scenario_add_pin(ld, point, at, -1, i);
+        if (!rc)
+            rc = scenario_read_pin_motion(ld, e, p, ld->m->npins - 1);
         if (rc)
             return rc;
     }
@@ -679,6 +700,7 @@ static int check_has_points(struct loader *ld)
 
 /* The sections in order, one a line. Pins come before links so that "auto" rest lengths
  * measure the positions pins hold their points at. */
+// clang-format off
 static int (*const sections[])(struct loader *) = {
     read_version,
     check_top,
@@ -687,16 +709,22 @@ static int (*const sections[])(struct loader *) = {
     read_time,
     read_solver,
     read_world,
+    scenario_read_world_settings,
+    scenario_read_obstacles,
     read_output,
     read_points,
     read_bodies,
+    scenario_read_body_world,
     check_has_points,
     read_pins,
     check_duplicate_pins,
     read_links,
     scenario_read_render,
     scenario_read_body_colors,
+    scenario_read_constraints, /* right after read_links: it reads links[] again */
+    scenario_read_events,      /* last: cuts append the points and links they reserve */
 };
+// clang-format on
 
 static int read_scenario(struct loader *ld)
 {

@@ -281,7 +281,7 @@ START_TEST(test_broken_link_gone)
     struct render_opts o = fixed_view(201, 161, 10.05);
     o.line_width = 3;
     run_and_render(&o);
-    ck_assert(file_exists("breaks.csv"));
+    ck_assert(file_exists("topology.csv"));
     int w, h;
     unsigned char *px = frame(0, &w, &h);
     expect_rgb(at(px, w, 100, 80), neutral, "the link before it breaks");
