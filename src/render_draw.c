@@ -213,6 +213,9 @@ static void draw_item(struct render_scene *sc, struct raster *r, const struct re
                       const struct render_item *it)
 {
     switch ((enum render_item_kind)it->kind) {
+    case ITEM_OBSTACLE:
+        render_draw_obstacle(sc, r, it->index);
+        break;
     case ITEM_FACE:
         draw_face(sc, r, f, it->index);
         break;
@@ -262,6 +265,10 @@ static size_t collect_items(struct render_scene *sc)
     const double *d = sc->depth;
     struct render_item *it = sc->items;
     size_t n = 0;
+    for (size_t i = 0; i < m->nobstacles; i++)
+        if (!render_obstacle_behind(sc, i))
+            it[n++] =
+                (struct render_item){render_obstacle_depth(sc, i), ITEM_OBSTACLE, (uint32_t)i};
     for (size_t i = 0; m->dims == 2 && i < m->nareas; i++) {
         const int32_t b = sc->point_body[m->area_index[m->areas[i].first]];
         if (!(b >= 0 && sc->body_faced[b]))
@@ -315,6 +322,9 @@ static void draw_overlay(struct render_scene *sc, struct raster *r, const struct
 void render_scene_draw(struct render_scene *sc, struct raster *r, const struct render_frame *f)
 {
     raster_clear(r, background);
+    for (size_t i = 0; i < sc->m->nobstacles; i++)
+        if (render_obstacle_behind(sc, i))
+            render_draw_obstacle(sc, r, i);
     project(sc, f);
     compute_values(sc, f);
     const size_t n = collect_items(sc);

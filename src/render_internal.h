@@ -68,6 +68,7 @@ void render_camera_view(struct render_camera *c, vec3 center, double width);
 
 /* What is drawn in 3D, sorted far to near (painter's algorithm). */
 enum render_item_kind {
+    ITEM_OBSTACLE,
     ITEM_AREA,
     ITEM_FACE,
     ITEM_LINK,
@@ -94,7 +95,8 @@ struct render_scene {
     const struct render_opts *o;
     struct render_camera cam;
     struct render_overlay ov;
-    double lo, hi; /* colour map range, in the unit of color_by */
+    double lo, hi;           /* colour map range, in the unit of color_by */
+    vec3 world_lo, world_hi; /* the moving points' bounding box over the run, m */
 
     /* static, per run */
     struct raster_color *body_color; /* [nbodies] */
@@ -155,6 +157,14 @@ double render_link_value(const struct render_scene *sc, size_t i, const vec3 *x,
 
 /* A legend title for color_by, with its unit. */
 const char *render_value_title(enum render_color_by by);
+
+/* Obstacles (render_obstacles.c): grows b (the points' extent over the run) by the
+ * obstacles near it; draws obstacle i; planes and bounds are drawn behind everything, the
+ * others at their centre's depth. */
+void render_obstacles_frame(const struct render_scene *sc, struct render_box *b);
+void render_draw_obstacle(const struct render_scene *sc, struct raster *r, size_t i);
+int render_obstacle_behind(const struct render_scene *sc, size_t i);
+double render_obstacle_depth(const struct render_scene *sc, size_t i);
 
 /* A contact sheet being filled frame by frame (render_sheet.c). */
 struct render_sheet;

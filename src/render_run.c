@@ -178,6 +178,7 @@ static double frame_step(const struct render_opts *o, const struct model *m, lon
 
 struct scan {
     struct render_box box;
+    vec3 lo, hi;                /* world bounding box of the points */
     struct render_range values; /* every value drawn, over all recorded steps */
     long last;                  /* last recorded step */
 };
@@ -193,8 +194,14 @@ static void scan_frame(const struct render_scene *sc, const struct source *s, st
     const enum render_color_by by = sc->o->color_by;
     for (size_t i = 0; i < m->npoints; i++) {
         const double r = sc->o->point_world ? m->radius[i] : 0;
-        if (sc->point_used[i])
-            render_box_add(&sn->box, render_camera_u(c, s->a[i]), render_camera_v(c, s->a[i]), r);
+        if (!sc->point_used[i] || !v3_isfinite(s->a[i]))
+            continue;
+        const vec3 x = s->a[i];
+        render_box_add(&sn->box, render_camera_u(c, x), render_camera_v(c, x), r);
+        sn->lo = v3(x.x < sn->lo.x ? x.x : sn->lo.x, x.y < sn->lo.y ? x.y : sn->lo.y,
+                    x.z < sn->lo.z ? x.z : sn->lo.z);
+        sn->hi = v3(x.x > sn->hi.x ? x.x : sn->hi.x, x.y > sn->hi.y ? x.y : sn->hi.y,
+                    x.z > sn->hi.z ? x.z : sn->hi.z);
     }
     double t;
     const int drawn = !s->has_b || frame_step(sc->o, m, *next, &t) < (double)s->sb;
@@ -223,6 +230,8 @@ static int scan_run(struct render_scene *sc, const char *run_dir, struct scan *s
 {
     struct source s;
     sn->box = render_box_empty();
+    sn->lo = v3(INFINITY, INFINITY, INFINITY);
+    sn->hi = v3(-INFINITY, -INFINITY, -INFINITY);
     render_range_init(&sn->values, sc->o->color_by == RENDER_BY_STRETCH ? 1 : 0);
     sn->last = 0;
     if (render_scene_rewind(sc, run_dir, err) || source_open(&s, sc->m, run_dir, err))
@@ -273,7 +282,9 @@ static void set_camera(struct render_scene *sc, const struct scan *sn)
         return;
     }
     const double pad = (o->point_world ? 0 : o->point_radius) + o->line_width + 4;
-    render_camera_fit(&sc->cam, &sn->box, sc->ov.fit, pad);
+    struct render_box box = sn->box;
+    render_obstacles_frame(sc, &box);
+    render_camera_fit(&sc->cam, &box, sc->ov.fit, pad);
 }
 
 /* ---- pass 2: frames ---- */
@@ -371,6 +382,8 @@ static int setup_job(struct job *j, const struct model *m, const struct render_o
     if (scan_run(j->sc, run_dir, &sn, err))
         return err->code;
     set_range(j->sc, &sn);
+    j->sc->world_lo = sn.lo;
+    j->sc->world_hi = sn.hi;
     set_camera(j->sc, &sn);
     j->last = sn.last;
     j->nframes = frame_count(o, m, sn.last);

@@ -108,7 +108,7 @@ struct render_scene *render_scene_create(const struct model *m, const struct ren
     }
     sc->m = m;
     sc->o = o;
-    sc->nitems_max = m->nfaces + m->nareas + m->nlinks + m->npoints;
+    sc->nitems_max = m->nobstacles + m->nfaces + m->nareas + m->nlinks + m->npoints;
     sc->body_color = alloc_array(m->nbodies, sizeof *sc->body_color);
     sc->point_body = alloc_array(m->npoints, sizeof *sc->point_body);
     sc->link_body = alloc_array(m->nlinks, sizeof *sc->link_body);
