@@ -1,9 +1,10 @@
 /* Frames of runs built in code, read back with libpng: the size asked for, a horizontal link
  * lighting exactly the rows its width covers, a point landing on the pixel the camera puts it
  * at, link colours equal to the colour map's at the link's known stretch and tension, broken
- * and bend links left out, faces filled, 3D depth order, interpolation halfway between two
- * steps, the frame count of fps and every, the contact sheet's size, the same bytes on a
- * rerun, and the fitted camera holding every position of the run. */
+ * and bend links left out, faces filled, 3D depth order, obstacles where they are, a cut's
+ * new ends replayed from topology.csv, interpolation halfway between two steps, the frame
+ * count of fps and every, the contact sheet's size, the same bytes on a rerun, and the fitted
+ * camera holding every position of the run. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <math.h>
@@ -13,10 +14,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "collide.h"
 #include "colormap.h"
 #include "render.h"
 #include "run.h"
+#include "scenario.h"
 #include "testutil.h"
+#include "topology.h"
 
 static const unsigned char background[3] = {250, 250, 247};
 static const unsigned char neutral[3] = {64, 64, 64}; /* links[] and points[] */
@@ -373,6 +377,105 @@ START_TEST(test_depth_order)
 }
 END_TEST
 
+START_TEST(test_obstacles_drawn)
+{
+    /* a floor at y = -2 m (pixel row 120), a sphere of 1 m about (2, 1) (pixel (140, 60), 20 px
+     * across), a box 1 x 0.5 m about (-2, 1) (pixels 60 +- 20, 60 +- 10) */
+    m = held_link(-1, 1, 0, 2);
+    struct obstacle o[3] = {
+        {.type = OBSTACLE_PLANE, .p = v3(0, -2, 0), .n = v3(0, 1, 0)},
+        {.type = OBSTACLE_SPHERE, .p = v3(2, 1, 0), .r = 1},
+        {.type = OBSTACLE_BOX, .p = v3(-2, 1, 0), .half = v3(1, 0.5, INFINITY)},
+    };
+    for (int k = 0; k < 3; k++) {
+        for (int i = 0; i < 3; i++)
+            o[k].rot[i][i] = 1;
+        collide_obstacle_bounds(&o[k]);
+        ck_assert_int_eq(model_add_obstacle(m, &o[k]), k);
+    }
+    struct render_opts o2 = fixed_view(201, 161, 10.05);
+    run_and_render(&o2);
+    int w, h;
+    unsigned char *px = frame(0, &w, &h);
+    const unsigned char ground[3] = {232, 229, 219}, solid[3] = {172, 178, 190};
+    expect_rgb(at(px, w, 100, 130), ground, "below the floor");
+    expect_rgb(at(px, w, 100, 110), background, "above the floor");
+    expect_rgb(at(px, w, 140, 60), solid, "the sphere's centre");
+    expect_rgb(at(px, w, 140, 82), background, "below the sphere");
+    expect_rgb(at(px, w, 60, 60), solid, "the box's centre");
+    expect_rgb(at(px, w, 60, 73), background, "below the box");
+    free(px);
+}
+END_TEST
+
+/* ---- changing topology ---- */
+
+/* A rope of 20 links held at both ends, cut through link 10 at t = 0.1 s (step 10). */
+static const char cut_scenario[] =
+    "{\"catena\": 1, \"name\": \"cut\", \"time\": {\"dt\": 0.01, \"steps\": 50},"
+    " \"solver\": {\"iterations\": 20},"
+    " \"bodies\": [{\"type\": \"rope\", \"name\": \"rope\", \"from\": [-2, 0],"
+    " \"to\": [2, 0], \"segments\": 20, \"mass\": 1, \"pins\": [\"first\", \"last\"]}],"
+    " \"events\": [{\"time\": 0.1, \"cut\": {\"link\": \"rope.10\"}}],"
+    " \"output\": {\"trajectory\": [\"npy\"]}}";
+
+static struct model *load_cut(void)
+{
+    struct catena_error err;
+    struct model *c = scenario_parse("cut.json", cut_scenario, strlen(cut_scenario), NULL, 0, &err);
+    ck_assert_msg(c != NULL, "%s", err.msg);
+    return c;
+}
+
+START_TEST(test_topology_replay)
+{
+    /* the cut ends link 10 at the first reserved point and revives the reserved link as the
+     * far half; before it, the reserved link is dead */
+    m = load_cut();
+    struct catena_error err;
+    struct run_result rr;
+    const struct run_options ro = {.out_dir = dir, .progress = 0};
+    ck_assert_int_eq(run_simulation(m, &ro, &rr, &err), CATENA_OK);
+    const uint32_t c = (uint32_t)m->first_reserved_point, far = (uint32_t)m->first_reserved_link;
+    struct topology t;
+    ck_assert_msg(topology_open(&t, m, dir, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_int_eq(topology_advance(&t, 9.5, &err), CATENA_OK);
+    ck_assert_int_eq(t.alive[far], 0);
+    ck_assert_uint_eq(t.links[10].b, 11);
+    ck_assert_int_eq(topology_advance(&t, 10, &err), CATENA_OK);
+    ck_assert_int_eq(t.alive[far], 1);
+    ck_assert_uint_eq(t.links[10].a, 10);
+    ck_assert_uint_eq(t.links[10].b, c);
+    ck_assert_uint_eq(t.links[far].a, c + 1);
+    ck_assert_uint_eq(t.links[far].b, 11);
+    ck_assert_double_eq_tol(t.links[10].rest + t.links[far].rest, 0.2, 1e-12);
+    ck_assert(t.inv_mass[c] > 0); /* the new ends move */
+    topology_close(&t);
+}
+END_TEST
+
+START_TEST(test_cut_opens_a_gap)
+{
+    /* 40 px/m about (0, -1): the pins at pixels (20, 40) and (180, 40). Before the cut the
+     * rope crosses the middle; half a second after it the halves hang apart, and nothing
+     * (no link still joining the old ends) crosses between them */
+    m = load_cut();
+    struct render_opts o = fixed_view(201, 161, 5.025);
+    o.view_center = v3(0, -1, 0);
+    o.line_width = 3;
+    o.every = 10;
+    run_and_render(&o);
+    int w, h;
+    unsigned char *px = frame(0, &w, &h);
+    expect_rgb(at(px, w, 100, 40), (const unsigned char[]){0x00, 0x72, 0xb2}, "the whole rope");
+    free(px);
+    px = frame(5, &w, &h);
+    for (int y = 40; y < 150; y++)
+        expect_rgb(at(px, w, 100, y), background, "between the halves");
+    free(px);
+}
+END_TEST
+
 /* ---- timing ---- */
 
 /* One point moving at 10 m/s along x without gravity, steps of 0.1 s: 1 m (20 px) a step. */
@@ -565,6 +668,9 @@ static Suite *render_suite(void)
     tcase_add_test(geo, test_bend_link_not_drawn);
     tcase_add_test(geo, test_faces_filled);
     tcase_add_test(geo, test_depth_order);
+    tcase_add_test(geo, test_obstacles_drawn);
+    tcase_add_test(geo, test_topology_replay);
+    tcase_add_test(geo, test_cut_opens_a_gap);
     suite_add_tcase(s, geo);
 
     TCase *timing = tcase_create("timing and files");
