@@ -202,6 +202,8 @@ struct body {
                        palette's colour for the body's index */
     double drag;        /* wind drag, kg/m^2: force drag * length * |vn| vn on each link */
     double self_radius; /* self-collision radius, m; 0 = none */
+    uint32_t grid_cols; /* cloth, hair: points per row (strand), so that "name.R.C" is point
+                           R * grid_cols + C of the body; 0 = not a grid */
 };
 
 #define BODY_COLOR_SET 0x1000000u

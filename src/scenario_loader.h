@@ -8,6 +8,12 @@
 #include "scenario_json.h"
 #include "scenario_refs.h"
 
+/* The most points a scenario may have; checked before anything is allocated for them. */
+#define SCENARIO_MAX_POINTS 50000000LL
+
+/* Integers beyond 2^53 are not exact in JSON's doubles; counts stop there. */
+#define SCENARIO_MAX_COUNT 9007199254740992LL
+
 /* Where a pin comes from, for the duplicate-pin message. */
 struct pin_origin {
     long body;    /* body index, or -1 for pins[] */
@@ -19,9 +25,7 @@ struct loader {
     const cJSON *root;
     struct model *m;
     struct sref_table *names;
-    struct rope_def *ropes;  /* [nropes] the bodies, checked before any is built */
-    const cJSON **rope_pins; /* [nropes] each rope's "pins" array, or NULL */
-    size_t nropes;
+    struct body_plan *plans;    /* [bodies] checked before any is built (scenario_bodies.c) */
     struct pin_origin *origins; /* [m->npins] */
     size_t origin_cap;
 };
@@ -50,6 +54,10 @@ int scenario_read_events(struct loader *ld);
 
 /* pins[i].motion of the pin entry e at path, for the model's pin `pin` just added. */
 int scenario_read_pin_motion(struct loader *ld, const cJSON *e, const char *path, size_t pin);
+/* The "bodies" section (scenario_bodies.c): reads and checks every body, then builds them
+ * and pins what their "pins" name. */
+int scenario_read_bodies(struct loader *ld);
+
 /* Sections in their own files, registered in scenario.c's sections[]. */
 int scenario_read_constraints(struct loader *ld); /* scenario_constraints.c */
 /* output.render and bodies[].color (scenario_render.c). */

@@ -149,6 +149,14 @@ check "validate prints the link count" grep -Eq '^links +4$' "$tmp/out"
 check "validate prints the pin count" grep -Eq '^pins +1$' "$tmp/out"
 check "validate prints the steps" grep -Eq '^steps +20$' "$tmp/out"
 check "validate prints dt" grep -Eq '^dt +0.01 s$' "$tmp/out"
+check "validate prints no constraint families a scenario lacks" \
+    sh -c "! grep -Eq '^(angles|areas|faces) ' '$tmp/out'"
+
+catena validate "$top_srcdir/scenarios/ragdoll-fall.json" "$top_srcdir/scenarios/jelly.json"
+expect_status 0 "validate describes generated bodies"
+check "validate prints a ragdoll's joint limits" grep -Eq '^angles +9$' "$tmp/out"
+check "validate prints a soft body's area" grep -Eq '^areas +1$' "$tmp/out"
+check "validate prints a soft body's triangles" grep -Eq '^faces +24$' "$tmp/out"
 
 printf '{"catena": 1,\n  "name": }\n' >"$tmp/broken.json"
 catena validate "$tmp/small.json" "$tmp/broken.json"
