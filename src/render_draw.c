@@ -20,6 +20,7 @@ static const struct raster_color label_box = {255, 255, 255, 200};
 #define PIN_GAP 2.5   /* px between a point's disc and its pin ring */
 #define PIN_WIDTH 1.5 /* px, the ring's line */
 #define AMBIENT 0.45  /* share of a face's colour that does not depend on the light */
+#define RIM_SHADE 0.7 /* a mesh's outline against its faces */
 
 static struct raster_color scale_color(struct raster_color c, double s)
 {
@@ -169,9 +170,10 @@ static void draw_area(struct render_scene *sc, struct raster *r, size_t i)
 static void draw_link(struct render_scene *sc, struct raster *r, size_t i)
 {
     const struct link *l = &sc->topo.links[i];
-    const struct raster_color c = sc->o->color_by != RENDER_BY_NONE
-                                      ? value_color(sc, sc->lval[i])
-                                      : body_color(sc, sc->link_body[i]);
+    struct raster_color c = sc->o->color_by != RENDER_BY_NONE ? value_color(sc, sc->lval[i])
+                                                              : body_color(sc, sc->link_body[i]);
+    if (sc->edge_face[i] >= 0)
+        c = scale_color(c, RIM_SHADE); /* a mesh's outline, darker than its faces */
     raster_line(r, sc->sx[2 * l->a], sc->sx[2 * l->a + 1], sc->sx[2 * l->b], sc->sx[2 * l->b + 1],
                 sc->o->line_width, RASTER_CAP_ROUND, c);
 }
@@ -282,8 +284,15 @@ static size_t collect_items(struct render_scene *sc)
     }
     for (size_t i = 0; i < m->nlinks; i++) {
         const struct link *l = &sc->topo.links[i];
-        if (render_link_drawn(sc, i) && sc->topo.alive[i])
-            it[n++] = (struct render_item){0.5 * (d[l->a] + d[l->b]), ITEM_LINK, (uint32_t)i};
+        if (!render_link_drawn(sc, i) || !sc->topo.alive[i])
+            continue;
+        double depth = 0.5 * (d[l->a] + d[l->b]);
+        const int32_t f = sc->edge_face[i];
+        if (f >= 0) { /* a rim link goes over its face, which may lean towards the viewer */
+            const uint32_t *v = m->faces[f].v;
+            depth = fmax(depth, (d[v[0]] + d[v[1]] + d[v[2]]) / 3);
+        }
+        it[n++] = (struct render_item){depth, ITEM_LINK, (uint32_t)i};
     }
     for (size_t i = 0; i < m->npoints; i++)
         if (point_drawn(sc, i))

@@ -104,6 +104,8 @@ struct render_scene {
     int32_t *link_body;              /* [nlinks] body index, -1 for links[] */
     uint8_t *body_faced;             /* [nbodies] 1: drawn as its faces */
     int32_t *face_link;              /* [3 nfaces] the link on each edge, -1 if none */
+    int32_t *edge_face;              /* [nlinks] for a link on the rim of a mesh (an edge of
+                                        one face only): that face; -1 otherwise */
     uint8_t *point_used;             /* [npoints] 0 for points reserved for cuts and not yet
                                         joined by a live link: neither drawn nor framed */
     struct topology topo;            /* links, live flags and pins at the current step */
@@ -148,7 +150,8 @@ void render_overlay_layout(struct render_scene *sc);
 /* Draws f into r (of the camera's size). */
 void render_scene_draw(struct render_scene *sc, struct raster *r, const struct render_frame *f);
 
-/* Whether link i is drawn as a line (when live). */
+/* Whether link i is drawn as a line (when live): not a bend link, and in a body drawn as
+ * faces only on the mesh's rim, as its outline. */
 int render_link_drawn(const struct render_scene *sc, size_t i);
 
 /* The value color_by shows for link i as the topology has it now (render_values.c); v may

@@ -65,6 +65,24 @@ static int cmp_edge(const void *x, const void *y)
     return a->link < b->link ? -1 : a->link > b->link;
 }
 
+/* Links on exactly one face: the rim, drawn as the mesh's outline. */
+static void find_rim(struct render_scene *sc)
+{
+    const struct model *m = sc->m;
+    for (size_t i = 0; i < m->nlinks; i++)
+        sc->edge_face[i] = -1;
+    /* -1: no face yet; f >= 0: one face; -2: two or more */
+    for (size_t f = 0; f < m->nfaces; f++)
+        for (int k = 0; k < 3; k++) {
+            const int32_t l = sc->face_link[3 * f + k];
+            if (l >= 0)
+                sc->edge_face[l] = sc->edge_face[l] == -1 ? (int32_t)f : -2;
+        }
+    for (size_t i = 0; i < m->nlinks; i++)
+        if (sc->edge_face[i] == -2)
+            sc->edge_face[i] = -1;
+}
+
 /* The first link (by index) on each face edge, found by binary search in the sorted edges. */
 static int fill_face_links(struct render_scene *sc)
 {
@@ -114,6 +132,7 @@ struct render_scene *render_scene_create(const struct model *m, const struct ren
     sc->link_body = alloc_array(m->nlinks, sizeof *sc->link_body);
     sc->body_faced = alloc_array(m->nbodies, sizeof *sc->body_faced);
     sc->face_link = alloc_array(3 * m->nfaces, sizeof *sc->face_link);
+    sc->edge_face = alloc_array(m->nlinks, sizeof *sc->edge_face);
     sc->sx = alloc_array(2 * m->npoints, sizeof *sc->sx);
     sc->depth = alloc_array(m->npoints, sizeof *sc->depth);
     sc->lval = alloc_array(m->nlinks, sizeof *sc->lval);
@@ -123,12 +142,13 @@ struct render_scene *render_scene_create(const struct model *m, const struct ren
     sc->items_tmp = alloc_array(sc->nitems_max, sizeof *sc->items_tmp);
     sc->point_used = alloc_array(m->npoints, sizeof *sc->point_used);
     if (!sc->body_color || !sc->point_body || !sc->link_body || !sc->body_faced || !sc->face_link ||
-        !sc->sx || !sc->depth || !sc->lval || !sc->pval || !sc->pcount || !sc->items ||
-        !sc->items_tmp || !sc->point_used)
+        !sc->edge_face || !sc->sx || !sc->depth || !sc->lval || !sc->pval || !sc->pcount ||
+        !sc->items || !sc->items_tmp || !sc->point_used)
         goto fail;
     fill_bodies(sc);
     if (fill_face_links(sc))
         goto fail;
+    find_rim(sc);
     render_camera_basis(&sc->cam, m, o);
     sc->lo = 0;
     sc->hi = 1;
@@ -148,6 +168,7 @@ void render_scene_destroy(struct render_scene *sc)
     free(sc->link_body);
     free(sc->body_faced);
     free(sc->face_link);
+    free(sc->edge_face);
     free(sc->point_used);
     topology_close(&sc->topo);
     free(sc->sx);
@@ -163,7 +184,8 @@ void render_scene_destroy(struct render_scene *sc)
 int render_link_drawn(const struct render_scene *sc, size_t i)
 {
     const int32_t b = sc->link_body[i];
-    return sc->m->links[i].role != ROLE_BEND && !(b >= 0 && sc->body_faced[b]);
+    return sc->m->links[i].role != ROLE_BEND &&
+           (!(b >= 0 && sc->body_faced[b]) || sc->edge_face[i] >= 0);
 }
 
 /* Points reserved for cuts wait somewhere until a cut joins them: only then are they shown
