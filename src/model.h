@@ -214,6 +214,11 @@ struct model {
     char sha256[65]; /* hex SHA-256 of the scenario file's bytes */
     int dims;        /* 2 or 3; in 2D every z is 0 */
 
+    /* The effective scenario as JSON text: the file after the --set overrides, with "name"
+     * filled in. A run writes it as scenario.json, so that the run directory alone rebuilds
+     * the model. NULL for models built in code. */
+    char *scenario_json;
+
     double dt;    /* time step, s */
     long steps;   /* steps to run */
     int substeps; /* substeps per step; gravity is applied per substep */
@@ -285,8 +290,6 @@ struct model {
     long every;       /* record every k-th step (step 0 is always recorded) */
     int metrics;      /* 1: write metrics.csv (output.metrics, default 1) */
 
-    char *scenario_json;        /* the scenario as run (the file after --set overrides, with
-                                   its name), JSON text for RUN_DIR/scenario.json */
     struct render_opts *render; /* output.render; NULL when absent (render.h) */
 
     /* allocated lengths while building */

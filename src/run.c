@@ -94,21 +94,6 @@ static int writers_open(struct run *run, const char *dir, struct catena_error *e
     return CATENA_OK;
 }
 
-/* RUN_DIR/scenario.json: the scenario as run, so the run can be drawn (or rerun) later. */
-static int write_scenario(const struct model *m, const char *dir, struct catena_error *err)
-{
-    struct outfile f;
-    if (!m->scenario_json)
-        return CATENA_OK;
-    int rc = outfile_open(&f, dir, "scenario.json", err);
-    if (rc == CATENA_OK) {
-        fputs(m->scenario_json, f.fp);
-        fputc('\n', f.fp);
-        rc = outfile_commit(&f, err);
-    }
-    return rc;
-}
-
 static int writers_record(struct run *run, struct catena_error *err)
 {
     for (size_t i = 0; i < NFORMATS; i++)
@@ -264,6 +249,21 @@ static int stopped_error(const struct run *run, const struct run_result *r,
                      source_name(m), r->steps_done, label, pos);
 }
 
+/* scenario.json: the effective scenario, so that the run directory alone rebuilds the model
+ * (`catena catenary RUN_DIR`). Models built in code have no text and write none. */
+static int write_scenario(const char *dir, const struct model *m, struct catena_error *err)
+{
+    if (!m->scenario_json)
+        return CATENA_OK;
+    struct outfile f;
+    const int rc = outfile_open(&f, dir, "scenario.json", err);
+    if (rc != CATENA_OK)
+        return rc;
+    fputs(m->scenario_json, f.fp);
+    fputc('\n', f.fp);
+    return outfile_commit(&f, err);
+}
+
 int run_simulation(const struct model *m, const struct run_options *o, struct run_result *r,
                    struct catena_error *err)
 {
@@ -284,7 +284,7 @@ int run_simulation(const struct model *m, const struct run_options *o, struct ru
     signals_catch(&run);
     int rc = outfile_mkdirs(o->out_dir, err);
     if (rc == CATENA_OK)
-        rc = write_scenario(m, o->out_dir, err);
+        rc = write_scenario(o->out_dir, m, err);
     if (rc == CATENA_OK)
         rc = writers_open(&run, o->out_dir, err);
     if (rc == CATENA_OK)
