@@ -198,8 +198,8 @@ struct body {
     enum body_type type;
     uint32_t first_point, npoints;
     uint32_t first_link, nlinks;
-    uint32_t color; /* display colour from bodies[].color: 0xRRGGBB | BODY_COLOR_SET; 0 = the
-                       palette's colour for the body's index */
+    uint32_t color;     /* display colour from bodies[].color: 0xRRGGBB | BODY_COLOR_SET; 0 = the
+                           palette's colour for the body's index */
     double drag;        /* wind drag, kg/m^2: force drag * length * |vn| vn on each link */
     double self_radius; /* self-collision radius, m; 0 = none */
     uint32_t grid_cols; /* cloth, hair: points per row (strand), so that "name.R.C" is point

@@ -82,10 +82,11 @@ static void compute_values(struct render_scene *sc, const struct render_frame *f
             sc->pcount[l->b]++;
         }
     }
-    if (by != RENDER_BY_SPEED)
-        for (size_t i = 0; i < m->npoints; i++)
-            if (sc->pcount[i])
-                sc->pval[i] /= sc->pcount[i];
+    for (size_t i = 0; i < m->npoints; i++) {
+        if (by != RENDER_BY_SPEED && sc->pcount[i])
+            sc->pval[i] /= sc->pcount[i];
+        sc->pcol[i] = value_color(sc, sc->pval[i]); /* once a point, not once a face corner */
+    }
 }
 
 /* ---- things ---- */
@@ -132,7 +133,7 @@ static void draw_face(struct render_scene *sc, struct raster *r, const struct re
         const uint32_t p = fc->v[k];
         const int valued = sc->o->color_by != RENDER_BY_NONE &&
                            (sc->o->color_by == RENDER_BY_SPEED || sc->pcount[p] > 0);
-        struct raster_color base = valued ? value_color(sc, sc->pval[p]) : body_color(sc, b);
+        struct raster_color base = valued ? sc->pcol[p] : body_color(sc, b);
         if (!valued && sc->m->dims == 2)
             base = lighten(base);
         c[k] = scale_color(base, light);

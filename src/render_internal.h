@@ -103,6 +103,7 @@ struct render_scene {
     int32_t *point_body;             /* [npoints] body index, -1 for points[] */
     int32_t *link_body;              /* [nlinks] body index, -1 for links[] */
     uint8_t *body_faced;             /* [nbodies] 1: drawn as its faces */
+    uint8_t *link_drawn;             /* [nlinks] render_link_drawn, worked out once */
     int32_t *face_link;              /* [3 nfaces] the link on each edge, -1 if none */
     int32_t *edge_face;              /* [nlinks] for a link on the rim of a mesh (an edge of
                                         one face only): that face; -1 otherwise */
@@ -116,6 +117,7 @@ struct render_scene {
     double *depth;                 /* [npoints] along cam.back */
     double *lval;                  /* [nlinks] link values */
     double *pval;                  /* [npoints] point values (faces' vertex colours) */
+    struct raster_color *pcol;     /* [npoints] their colours */
     uint32_t *pcount;              /* [npoints] links summed into pval */
     struct render_item *items;     /* [nitems_max] */
     struct render_item *items_tmp; /* [nitems_max] the sort's other buffer */

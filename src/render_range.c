@@ -39,8 +39,9 @@ void render_range_add(struct render_range *h, double v)
 {
     if (!isfinite(v))
         return;
-    h->min = fmin(h->min, v);
-    h->max = fmax(h->max, v);
+    /* comparisons, not fmin and fmax (library calls): v is finite, and this runs per value */
+    h->min = v < h->min ? v : h->min;
+    h->max = v > h->max ? v : h->max;
     h->count++;
     const double x = v - h->offset;
     if (fabs(x) < ldexp(0.5, RANGE_MIN_EXP))

@@ -137,18 +137,25 @@ struct render_scene *render_scene_create(const struct model *m, const struct ren
     sc->depth = alloc_array(m->npoints, sizeof *sc->depth);
     sc->lval = alloc_array(m->nlinks, sizeof *sc->lval);
     sc->pval = alloc_array(m->npoints, sizeof *sc->pval);
+    sc->pcol = alloc_array(m->npoints, sizeof *sc->pcol);
+    sc->link_drawn = alloc_array(m->nlinks, sizeof *sc->link_drawn);
     sc->pcount = alloc_array(m->npoints, sizeof *sc->pcount);
     sc->items = alloc_array(sc->nitems_max, sizeof *sc->items);
     sc->items_tmp = alloc_array(sc->nitems_max, sizeof *sc->items_tmp);
     sc->point_used = alloc_array(m->npoints, sizeof *sc->point_used);
     if (!sc->body_color || !sc->point_body || !sc->link_body || !sc->body_faced || !sc->face_link ||
-        !sc->edge_face || !sc->sx || !sc->depth || !sc->lval || !sc->pval || !sc->pcount ||
-        !sc->items || !sc->items_tmp || !sc->point_used)
+        !sc->edge_face || !sc->sx || !sc->depth || !sc->lval || !sc->pval || !sc->pcol ||
+        !sc->link_drawn || !sc->pcount || !sc->items || !sc->items_tmp || !sc->point_used)
         goto fail;
     fill_bodies(sc);
     if (fill_face_links(sc))
         goto fail;
     find_rim(sc);
+    for (size_t i = 0; i < m->nlinks; i++) {
+        const int32_t b = sc->link_body[i];
+        sc->link_drawn[i] = m->links[i].role != ROLE_BEND &&
+                            (!(b >= 0 && sc->body_faced[b]) || sc->edge_face[i] >= 0);
+    }
     render_camera_basis(&sc->cam, m, o);
     sc->lo = 0;
     sc->hi = 1;
@@ -175,6 +182,8 @@ void render_scene_destroy(struct render_scene *sc)
     free(sc->depth);
     free(sc->lval);
     free(sc->pval);
+    free(sc->pcol);
+    free(sc->link_drawn);
     free(sc->pcount);
     free(sc->items);
     free(sc->items_tmp);
@@ -183,9 +192,7 @@ void render_scene_destroy(struct render_scene *sc)
 
 int render_link_drawn(const struct render_scene *sc, size_t i)
 {
-    const int32_t b = sc->link_body[i];
-    return sc->m->links[i].role != ROLE_BEND &&
-           (!(b >= 0 && sc->body_faced[b]) || sc->edge_face[i] >= 0);
+    return sc->link_drawn[i];
 }
 
 /* Points reserved for cuts wait somewhere until a cut joins them: only then are they shown
