@@ -24,6 +24,19 @@ int topology_can_change(const struct model *m)
     return 0;
 }
 
+/* The scenario's own links, all live, and its inverse masses (a model may have no links, and
+ * then no links array to copy from). */
+static void copy_baseline(const struct model *m, struct link *links, unsigned char *alive,
+                          double *inv_mass)
+{
+    if (m->nlinks) {
+        memcpy(links, m->links, m->nlinks * sizeof *links);
+        memset(alive, 1, m->nlinks);
+    }
+    if (m->npoints)
+        memcpy(inv_mass, m->inv_mass, m->npoints * sizeof *inv_mass);
+}
+
 /* ---- writing ---- */
 
 struct topology_log {
@@ -62,9 +75,7 @@ struct topology_log *topology_log_open(const char *dir, const struct model *m,
         error_set(err, CATENA_EFAIL, "%s/topology.csv: out of memory", dir);
         return NULL;
     }
-    memcpy(t->links, m->links, m->nlinks * sizeof *t->links);
-    memset(t->alive, 1, m->nlinks);
-    memcpy(t->inv_mass, m->inv_mass, m->npoints * sizeof *t->inv_mass);
+    copy_baseline(m, t->links, t->alive, t->inv_mass);
     if (outfile_open(&t->out, dir, "topology.csv", err)) {
         log_free(t);
         return NULL;
@@ -219,9 +230,7 @@ int topology_open(struct topology *t, const struct model *m, const char *run_dir
         topology_close(t);
         return error_set(err, CATENA_EFAIL, "out of memory for the links");
     }
-    memcpy(t->links, m->links, m->nlinks * sizeof *t->links);
-    memset(t->alive, 1, m->nlinks);
-    memcpy(t->inv_mass, m->inv_mass, m->npoints * sizeof *t->inv_mass);
+    copy_baseline(m, t->links, t->alive, t->inv_mass);
     snprintf(t->path, n, "%s/topology.csv", run_dir);
     if (!topology_can_change(m))
         return CATENA_OK;

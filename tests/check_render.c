@@ -408,6 +408,31 @@ START_TEST(test_obstacles_drawn)
 }
 END_TEST
 
+START_TEST(test_area_filled)
+{
+    /* a 2D area without faces (a soft body's outline) is filled from its centroid: a square
+     * of 2 m about the origin, in the neutral colour lightened */
+    m = tu_chain(4, v3(-1, -1, 0), v3(-1, -1, 0), 1.0, 0, 0, 0.01, 1);
+    ck_assert_ptr_nonnull(m);
+    const vec3 corner[4] = {v3(-1, -1, 0), v3(1, -1, 0), v3(1, 1, 0), v3(-1, 1, 0)};
+    for (int k = 0; k < 4; k++)
+        m->x0[k] = corner[k];
+    const uint32_t ring[4] = {0, 1, 2, 3};
+    ck_assert_int_ge(model_add_area(m, ring, 4), 0);
+    m->gravity = v3(0, 0, 0);
+    m->steps = 0;
+    m->formats = FORMAT_NPY;
+    struct render_opts o = fixed_view(201, 161, 10.05);
+    run_and_render(&o);
+    int w, h;
+    unsigned char *px = frame(0, &w, &h);
+    const unsigned char fill[3] = {(64 + 255) / 2, (64 + 255) / 2, (64 + 255) / 2};
+    expect_rgb(at(px, w, 110, 70), fill, "inside the area");
+    expect_rgb(at(px, w, 130, 70), background, "outside the area");
+    free(px);
+}
+END_TEST
+
 /* ---- changing topology ---- */
 
 /* A rope of 20 links held at both ends, cut through link 10 at t = 0.1 s (step 10). */
@@ -473,6 +498,88 @@ START_TEST(test_cut_opens_a_gap)
     for (int y = 40; y < 150; y++)
         expect_rgb(at(px, w, 100, y), background, "between the halves");
     free(px);
+}
+END_TEST
+
+/* ---- output.render in a scenario ---- */
+
+static struct model *parse(const char *text)
+{
+    struct catena_error err;
+    struct model *p = scenario_parse("r.json", text, strlen(text), NULL, 0, &err);
+    ck_assert_msg(p != NULL, "%s", err.msg);
+    return p;
+}
+
+START_TEST(test_scenario_render_keys)
+{
+    m = parse("{\"catena\": 1, \"dimensions\": 3, \"time\": {\"dt\": 0.01, \"steps\": 4},"
+              " \"bodies\": [{\"type\": \"rope\", \"name\": \"r\", \"from\": [0, 0, 0],"
+              " \"to\": [1, 0, 0], \"segments\": 2, \"mass\": 1, \"color\": \"#A0b1C2\"}],"
+              " \"output\": {\"every\": 2, \"trajectory\": [], \"render\": {\"every\": 4,"
+              " \"size\": [320, 200], \"color_by\": \"tension\", \"range\": [-1, 5],"
+              " \"line_width\": 1.5, \"point_radius\": \"world\", \"view\": {\"center\": [1, 2, 3],"
+              " \"width\": 7}, \"yaw\": -45, \"pitch\": 60, \"level\": 6,"
+              " \"contact_sheet\": {\"frames\": 9, \"columns\": 3, \"width\": 300}}}}");
+    const struct render_opts *o = m->render;
+    ck_assert_ptr_nonnull(o);
+    ck_assert_double_eq(o->fps, 0);
+    ck_assert_int_eq(o->every, 4);
+    ck_assert_int_eq(o->width, 320);
+    ck_assert_int_eq(o->height, 200);
+    ck_assert_int_eq(o->color_by, RENDER_BY_TENSION);
+    ck_assert(o->has_range && o->range_lo == -1 && o->range_hi == 5);
+    ck_assert_double_eq(o->line_width, 1.5);
+    ck_assert(o->point_world);
+    ck_assert(o->has_view && o->view_width == 7 && o->view_center.z == 3);
+    ck_assert_double_eq(o->yaw, -45);
+    ck_assert_double_eq(o->pitch, 60);
+    ck_assert_int_eq(o->level, 6);
+    ck_assert(o->sheet.enabled && o->sheet.frames == 9 && o->sheet.columns == 3);
+    ck_assert_int_eq(o->sheet.width, 300);
+    ck_assert_uint_eq(m->formats, FORMAT_NPY); /* frames need a recorded trajectory */
+    ck_assert_uint_eq(m->bodies[0].color, 0xa0b1c2 | BODY_COLOR_SET);
+}
+END_TEST
+
+START_TEST(test_scenario_render_defaults)
+{
+    m = parse("{\"catena\": 1, \"time\": {\"dt\": 0.01, \"steps\": 4},"
+              " \"points\": [{\"p\": [0, 0], \"mass\": 1}]}");
+    ck_assert_ptr_null(m->render); /* no output.render: no frames */
+    model_destroy(m);
+    m = parse("{\"catena\": 1, \"time\": {\"dt\": 0.01, \"steps\": 4},"
+              " \"points\": [{\"p\": [0, 0], \"mass\": 1}], \"output\": {\"render\": {}}}");
+    const struct render_opts d = render_opts_default();
+    const struct render_opts *o = m->render;
+    ck_assert_ptr_nonnull(o);
+    ck_assert(o->fps == d.fps && o->every == d.every && o->width == d.width &&
+              o->height == d.height && o->color_by == d.color_by && !o->has_range &&
+              o->line_width == d.line_width && o->point_radius == d.point_radius &&
+              !o->point_world && !o->has_view && o->yaw == d.yaw && o->pitch == d.pitch &&
+              o->level == d.level && !o->sheet.enabled);
+    ck_assert_uint_eq(m->formats, FORMAT_CSV); /* the trajectory asked for is kept */
+    ck_assert_double_eq(d.fps, 30);
+    ck_assert_int_eq(d.width, 800);
+    ck_assert_int_eq(d.height, 600);
+    ck_assert_int_eq(d.color_by, RENDER_BY_STRETCH);
+    ck_assert_int_eq(d.level, 1);
+}
+END_TEST
+
+START_TEST(test_scenario_render_null_timing)
+{
+    /* --fps over a scenario's every sets every to null, which reads as absent */
+    const char *text = "{\"catena\": 1, \"time\": {\"dt\": 0.01, \"steps\": 4},"
+                       " \"points\": [{\"p\": [0, 0], \"mass\": 1}],"
+                       " \"output\": {\"render\": {\"every\": 2}}}";
+    const struct scenario_override ov[] = {{"output.render.fps", "12"},
+                                           {"output.render.every", "null"}};
+    struct catena_error err;
+    m = scenario_parse("r.json", text, strlen(text), ov, 2, &err);
+    ck_assert_msg(m != NULL, "%s", err.msg);
+    ck_assert_double_eq(m->render->fps, 12);
+    ck_assert_int_eq(m->render->every, 0);
 }
 END_TEST
 
@@ -669,9 +776,17 @@ static Suite *render_suite(void)
     tcase_add_test(geo, test_faces_filled);
     tcase_add_test(geo, test_depth_order);
     tcase_add_test(geo, test_obstacles_drawn);
+    tcase_add_test(geo, test_area_filled);
     tcase_add_test(geo, test_topology_replay);
     tcase_add_test(geo, test_cut_opens_a_gap);
     suite_add_tcase(s, geo);
+
+    TCase *sc = tcase_create("scenario");
+    tcase_add_checked_fixture(sc, setup, teardown);
+    tcase_add_test(sc, test_scenario_render_keys);
+    tcase_add_test(sc, test_scenario_render_defaults);
+    tcase_add_test(sc, test_scenario_render_null_timing);
+    suite_add_tcase(s, sc);
 
     TCase *timing = tcase_create("timing and files");
     tcase_add_checked_fixture(timing, setup, teardown);
