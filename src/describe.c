@@ -3,6 +3,7 @@
 #include "describe.h"
 
 #include "fmt_double.h"
+#include "render.h"
 #include "traj.h"
 
 /* One "key  value" line with the keys aligned. */
@@ -103,6 +104,24 @@ static void describe_output(FILE *out, const struct model *m)
     fprintf(out, "%ssummary.json\n" KEY "%ld (%ld frames)\n", sep, "every", m->every, frames);
 }
 
+/* output.render: the frames a run would draw, as many as a run of all its steps gives. */
+static void describe_render(FILE *out, const struct model *m)
+{
+    const struct render_opts *o = m->render;
+    if (!o)
+        return;
+    fprintf(out, KEY "frames/ ", "render");
+    if (o->every > 0) {
+        fprintf(out, "every %ld steps", o->every);
+    } else {
+        put_double(out, o->fps);
+        fputs(" fps", out);
+    }
+    fprintf(out, ", %dx%d, colour by %s%s (%ld frames)\n", o->width, o->height,
+            render_color_by_name(o->color_by), o->sheet.enabled ? ", contact sheet" : "",
+            render_frames_expected(m, o));
+}
+
 void describe_model(FILE *out, const struct model *m)
 {
     fprintf(out, KEY "%s\n", "scenario", m->name ? m->name : "");
@@ -116,4 +135,5 @@ void describe_model(FILE *out, const struct model *m)
     describe_time(out, m);
     describe_solver(out, m);
     describe_output(out, m);
+    describe_render(out, m);
 }

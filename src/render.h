@@ -73,6 +73,9 @@ int render_run(const struct model *m, const struct render_opts *o, const char *r
                const char *out_dir, int progress, struct render_result *res,
                struct catena_error *err);
 
+/* The frames a run of all m->steps steps would get (fewer if it stops early). */
+long render_frames_expected(const struct model *m, const struct render_opts *o);
+
 /* "stretch", "tension", "speed", "none". */
 const char *render_color_by_name(enum render_color_by c);
 

@@ -163,6 +163,11 @@ static long frame_count(const struct render_opts *o, const struct model *m, long
     return (long)floor((double)last * m->dt * o->fps + 1e-6) + 1;
 }
 
+long render_frames_expected(const struct model *m, const struct render_opts *o)
+{
+    return frame_count(o, m, m->every > 0 ? m->steps / m->every * m->every : 0);
+}
+
 /* The step position of frame k, and its time (s). */
 static double frame_step(const struct render_opts *o, const struct model *m, long k, double *time)
 {
