@@ -29,6 +29,11 @@ enum output_format {
     FORMAT_NPY = 1 << 2,
 };
 
+/* Analysis reports written at the end of a run (output.reports). */
+enum report_kind {
+    REPORT_CATENARY = 1 << 0,
+};
+
 enum body_type {
     BODY_ROPE,
     BODY_CLOTH,
@@ -289,6 +294,7 @@ struct model {
     unsigned formats; /* enum output_format bits */
     long every;       /* record every k-th step (step 0 is always recorded) */
     int metrics;      /* 1: write metrics.csv (output.metrics, default 1) */
+    unsigned reports; /* enum report_kind bits: reports written at the end of a run */
 
     struct render_opts *render; /* output.render; NULL when absent (render.h) */
 

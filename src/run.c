@@ -13,6 +13,7 @@
 #include "outfile.h"
 #include "progress.h"
 #include "settle.h"
+#include "report_catenary.h"
 #include "solver.h"
 #include "state.h"
 #include "summary.h"
@@ -264,6 +265,25 @@ static int write_scenario(const char *dir, const struct model *m, struct catena_
     return outfile_commit(&f, err);
 }
 
+/* The reports output.reports asks for, on the final state of a run that completed. */
+static int write_reports(const struct run *run, const struct run_options *o,
+                         const struct run_result *r, struct catena_error *err)
+{
+    const struct model *m = run->m;
+    if (!(m->reports & REPORT_CATENARY) || r->status != RUN_OK)
+        return CATENA_OK;
+    const char *dir = o->out_dir;
+    const struct report_catenary_options ro = {.label = dir, .first = -1, .last = -1};
+    struct report_catenary *rep;
+    int rc = report_catenary_build(m, run->s->x, run->s->step, run->s->t, &ro, &rep, err);
+    if (rc == CATENA_OK)
+        rc = report_catenary_write(dir, rep, dir, err);
+    if (rc == CATENA_OK && o->plot)
+        rc = report_catenary_plot(rep, dir, "catenary.png", err);
+    report_catenary_destroy(rep);
+    return rc;
+}
+
 int run_simulation(const struct model *m, const struct run_options *o, struct run_result *r,
                    struct catena_error *err)
 {
@@ -303,6 +323,8 @@ int run_simulation(const struct model *m, const struct run_options *o, struct ru
         writers_abort(&run);
     if (rc == CATENA_OK)
         rc = summary_write(o->out_dir, m, r, err);
+    if (rc == CATENA_OK)
+        rc = write_reports(&run, o, r, err);
     if (rc == CATENA_OK)
         rc = stopped_error(&run, r, err);
     signals_restore(&run);

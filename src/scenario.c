@@ -77,6 +77,7 @@ static const struct sjson_key output_keys[] = {
     {"every", 0},
     {"render", 0},
     {"metrics", 0},
+    {"reports", 0},
     {NULL, 0},
 };
 static const struct sjson_key point_keys[] = {
@@ -536,6 +537,7 @@ static int (*const sections[])(struct loader *) = {
     scenario_read_render,
     scenario_read_body_colors,
     scenario_read_constraints, /* right after read_links: it reads links[] again */
+    scenario_read_reports,
     scenario_read_events,      /* last: cuts append the points and links they reserve */
 };
 // clang-format on

@@ -64,4 +64,7 @@ int scenario_read_constraints(struct loader *ld); /* scenario_constraints.c */
 int scenario_read_render(struct loader *ld);
 int scenario_read_body_colors(struct loader *ld);
 
+/* output.reports (scenario_report.c). */
+int scenario_read_reports(struct loader *ld);
+
 #endif

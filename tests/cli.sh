@@ -140,6 +140,18 @@ check "--set solver.iterations=40 takes effect" json_has "$tmp/e/summary.json" i
 check "--set time.steps=3 takes effect" json_has "$tmp/e/summary.json" steps_done 3
 expect_eq "$(lines "$tmp/e/trajectory.csv")" $((1 + 2 * points)) "--every 3 wins over --set"
 
+# scenario.json is the effective scenario: run again, it gives the same bytes, overrides
+# included, and the name the first run took from its file name.
+sed '/"name": "small",/d' "$tmp/small.json" >"$tmp/unnamed.json"
+catena run --set solver.iterations=40 --steps 3 -o "$tmp/e1" "$tmp/unnamed.json"
+expect_status 0 "run of an unnamed scenario exits 0"
+catena run -o "$tmp/e2" "$tmp/e1/scenario.json"
+expect_status 0 "scenario.json runs"
+check "scenario.json reproduces the run" cmp -s "$tmp/e1/trajectory.csv" "$tmp/e2/trajectory.csv"
+check "scenario.json reproduces itself" cmp -s "$tmp/e1/scenario.json" "$tmp/e2/scenario.json"
+check "scenario.json keeps the overrides" json_has "$tmp/e1/scenario.json" iterations 40
+check "scenario.json names the scenario" json_has "$tmp/e1/scenario.json" name '"unnamed"'
+
 # --- validate
 
 catena validate "$tmp/small.json"
