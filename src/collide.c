@@ -24,8 +24,9 @@ static const struct collide_shape *const shapes[] = {
 struct contact {
     long obstacle; /* -1: nothing yet */
     vec3 n;        /* latest normal, towards the free side */
-    double v_in;   /* normal velocity when it first touched, m/s (< 0: approaching) */
-    double depth;  /* penetration removed when it first touched, m */
+    vec3 surf;     /* where the first push put the point: on the surface grown by its radius */
+    double y0, y1; /* when it first touched: heights above that surface of the previous
+                      position and of the position before the push (< 0: inside), m */
 };
 
 /* Points tested together in the broad phase: a body's range, or a list (loose points). */
@@ -190,7 +191,7 @@ static int may_touch(const struct obstacle *o, vec3 lo, vec3 hi, double r)
 
 /* Narrow phase for point i against obstacle k: the swept test first (it knows which face the
  * point came through), then the push-out along the nearest surface. */
-static void collide_point(const struct model *m, struct state *s, size_t k, size_t i, double h)
+static void collide_point(const struct model *m, struct state *s, size_t k, size_t i)
 {
     const struct obstacle *o = &m->obstacles[k];
     const struct collide_shape *sh = shapes[o->type];
@@ -224,8 +225,9 @@ static void collide_point(const struct model *m, struct state *s, size_t k, size
     struct contact *c = &w->contacts[i];
     if (c->obstacle != (long)k) {
         c->obstacle = (long)k;
-        c->v_in = v3_dot(v3_sub(s->x[i], s->xprev[i]), n) / h;
-        c->depth = depth;
+        c->surf = x;
+        c->y0 = v3_dot(v3_sub(s->xprev[i], x), n);
+        c->y1 = -depth;
     }
     c->n = n;
     s->x[i] = x;
@@ -238,7 +240,6 @@ void collide_pass(const struct model *m, struct state *s)
         return;
     if (w->self)
         selfcollide_project(m, s, w->self);
-    const double h = m->dt / m->substeps;
     for (size_t g = 0; g < w->ngroups; g++) {
         const struct group *gr = &w->groups[g];
         vec3 lo = v3(0, 0, 0), hi = lo;
@@ -251,10 +252,30 @@ void collide_pass(const struct model *m, struct state *s)
             for (uint32_t j = 0; j < gr->count; j++) {
                 const uint32_t i = group_point(gr, j);
                 if (m->inv_mass[i] != 0.0)
-                    collide_point(m, s, k, i, h);
+                    collide_point(m, s, k, i);
             }
         }
     }
+}
+
+/* The bounce of a free point, exactly: in the substep the point's height above the surface
+ * follows y(t) = y0 + u t - a t^2 / 2 (a: gravity towards the surface), which Verlet samples
+ * exactly; it meets the surface at tau with speed vc, leaves at -e vc, and ends the substep
+ * on the reflected parabola. Gives the height at the end of the substep and its change over
+ * the substep (h times the average velocity), so that the next substep continues the
+ * reflected parabola: bounce heights scale by e^2 without an O(h) bias. */
+static void bounce(const struct contact *c, double e, double a, double h, double *y_end, double *dy)
+{
+    const double y0 = fmax(c->y0, 0.0);
+    const double u = (c->y1 - y0) / h + 0.5 * a * h;
+    /* Root of y0 + u t - a t^2 / 2 = 0 in the form that stays exact as a -> 0. */
+    const double root = sqrt(fmax(u * u + 2.0 * a * y0, 0.0));
+    double tau = -u + root > 0.0 ? 2.0 * y0 / (-u + root) : 0.0;
+    tau = tau > h ? h : tau;
+    const double vout = -e * (u - a * tau), rho = h - tau;
+    *y_end = vout * rho - 0.5 * a * rho * rho;
+    const double back = rho - h;
+    *dy = *y_end - (vout * back - 0.5 * a * back * back);
 }
 
 void collide_respond(const struct model *m, struct state *s)
@@ -276,13 +297,16 @@ void collide_respond(const struct model *m, struct state *s)
         const vec3 dt = v3_sub(d, v3_scale(c->n, dn));
         vec3 x = v3_sub(s->x[i], v3_scale(dt, o->friction));
         double vn;
-        if (o->restitution > 0.0 && c->v_in < -slow) {
-            /* Reflect the overshoot as well as the velocity, as if the bounce happened at the
-             * surface mid-substep: bounce heights then scale by e^2 without an O(h) bias. */
-            x = v3_add(x, v3_scale(c->n, o->restitution * c->depth));
-            vn = -o->restitution * c->v_in;
+        if (o->restitution > 0.0 && (c->y1 - c->y0) / h < -slow) {
+            double y_end, dy;
+            bounce(c, o->restitution, fmax(-v3_dot(m->gravity, c->n), 0.0), h, &y_end, &dy);
+            x = v3_add(x, v3_scale(c->n, y_end - v3_dot(v3_sub(x, c->surf), c->n)));
+            vn = dy / h;
         } else {
-            vn = fmax(dn, 0.0) / h; /* no longer moving into the surface */
+            /* Inelastic: the push out of the surface is a correction, not a velocity (an
+             * initial overlap must not launch the point); only motion away from where the
+             * push put it (a rope lifting the point) is kept. */
+            vn = fmax(v3_dot(v3_sub(x, c->surf), c->n), 0.0) / h;
         }
         s->x[i] = x;
         solver_set_velocity(m, s, i,

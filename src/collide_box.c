@@ -92,9 +92,16 @@ static int box_sweep(const struct obstacle *o, vec3 a, vec3 b, double r, double 
         if (t2 < tmax)
             tmax = t2;
     }
-    /* Starting inside the grown box (tmin < 0) is left to the push-out; so is a miss. */
-    if (axis < 0 || tmin > tmax || tmin < 0.0 || tmin > 1.0)
+    if (axis < 0 || tmin > tmax || tmax < 0.0 || tmin > 1.0)
         return 0;
+    /* Starting inside the grown box is left to the push-out, but a start on its surface (a
+     * point resting on a face, up to round-off) enters at once: else the push-out could
+     * send a point that the rope drives deep into a thin box out through the far face. */
+    if (tmin < 0.0) {
+        if (fabs(comp(la, axis)) < (comp(o->half, axis) + r) * (1.0 - SURFACE_SLACK))
+            return 0;
+        tmin = 0.0;
+    }
     *tau = tmin;
     *n = collide_to_world(o, axis_vec(axis, sign));
     return 1;

@@ -51,8 +51,17 @@ static int capsule_sweep(const struct obstacle *o, vec3 a, vec3 b, double r, dou
 {
     const double rho = o->r + r;
     vec3 dummy;
-    if (capsule_distance(o, a, &dummy) <= r)
-        return 0;
+    const double d0 = capsule_distance(o, a, &dummy);
+    if (d0 < r - rho * SURFACE_SLACK)
+        return 0; /* deep inside: left to the push-out */
+    if (d0 <= r) {
+        /* On the surface (a resting point): enters at once if it moves inwards. */
+        if (v3_dot(v3_sub(b, a), dummy) >= 0.0)
+            return 0;
+        *tau = 0.0;
+        *n = dummy;
+        return 1;
+    }
     double best = INFINITY, t;
     if (side_entry(o, rho, a, b, &t))
         best = t;

@@ -6,6 +6,9 @@
 
 #include "model.h"
 
+/* A start within this fraction of the grown size of the surface counts as on it. */
+#define SURFACE_SLACK 1e-9
+
 struct collide_shape {
     /* Signed distance from x to the surface, positive on the free side, and the unit normal
      * towards the free side at the nearest surface point. */

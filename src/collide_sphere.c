@@ -17,9 +17,19 @@ int collide_sweep_ball(vec3 c, double rho, vec3 a, vec3 b, double *tau, vec3 *n)
 {
     const vec3 d = v3_sub(b, a), f = v3_sub(a, c);
     const double A = v3_dot(d, d), B = v3_dot(f, d), C = v3_dot(f, f) - rho * rho;
-    /* Starting inside (or on) the ball, or not moving towards it: no entry. */
-    if (C <= 0.0 || B >= 0.0 || A == 0.0)
+    /* Not moving towards the ball: no entry. */
+    if (B >= 0.0 || A == 0.0)
         return 0;
+    /* A start on the surface (up to round-off: a resting point) enters at once; a start
+     * inside is left to the push-out. */
+    if (C <= 0.0) {
+        const double len = v3_len(f);
+        if (len < rho * (1.0 - SURFACE_SLACK) || len == 0.0)
+            return 0;
+        *tau = 0.0;
+        *n = v3_scale(f, 1.0 / len);
+        return 1;
+    }
     const double disc = B * B - A * C;
     if (disc < 0.0)
         return 0;

@@ -21,11 +21,18 @@ const char *const events_log_names[] = {
  * length that a projection can divide by. */
 #define CUT_MARGIN 0.01
 
+/* A running reel: its event, its length when it started and the step it started at. */
+struct reel {
+    const struct event *ev;
+    double start;
+    long step;
+};
+
 struct events {
-    const struct model *m;      /* the scenario's model */
-    struct model live;          /* the working copy */
-    size_t next;                /* the next event of m->events to apply */
-    const struct event **reels; /* running reels, in the order they started */
+    const struct model *m; /* the scenario's model */
+    struct model live;     /* the working copy */
+    size_t next;           /* the next event of m->events to apply */
+    struct reel *reels;    /* running reels, in the order they started */
     size_t nreels;
     uint32_t *parent; /* [npoints] union-find over structural links, for cuts */
     struct event_log log;
@@ -183,6 +190,9 @@ static void apply_release(struct events *e, struct state *s, const struct event 
 {
     if (!unpin(e, ev->index))
         return;
+    /* Free from now on with the velocity the pin gave it over the last substep: the pin's
+     * own, re-encoded so that Verlet carries it on without a g h / 2 error. */
+    solver_launch(&e->live, s, ev->index, solver_velocity(&e->live, s, ev->index));
     paths_changed(s);
     log_row(e, s, LOG_RELEASE, -1, ev->index, -1, NAN, NAN);
 }
@@ -342,15 +352,20 @@ static double reel_length(const struct events *e, const struct event *ev)
     return sum;
 }
 
-/* One step of a reel: length + rate dt, stopped at the bound. A body scales all its links
- * (shear and bend too) by the same factor, so its shape is kept. Returns 1 when done. */
-static int reel_step(struct events *e, const struct event *ev)
+/* A reel's length at the boundary after `step`: the length it started with plus rate dt for
+ * each boundary from its own (computed from the start, so that no error accumulates),
+ * stopped at the bound: reached within a millionth of an increment it counts as reached. A
+ * body scales all its links (shear and bend too) by the same factor, keeping its shape.
+ * Returns 1 when done. */
+static int reel_step(struct events *e, const struct reel *r, long step)
 {
-    const double rate = ev->a, bound = ev->b, len = reel_length(e, ev);
-    if (rate < 0.0 ? len <= bound : len >= bound)
-        return 1;
-    double next = len + rate * e->m->dt;
-    const int done = rate < 0.0 ? next <= bound : next >= bound;
+    const struct event *ev = r->ev;
+    const double rate = ev->a, bound = ev->b, inc = rate * e->m->dt, len = reel_length(e, ev);
+    if (rate < 0.0 ? r->start <= bound : r->start >= bound)
+        return 1; /* started at or past its bound: nothing to do */
+    double next = r->start + inc * (double)(step - r->step + 1);
+    const double slack = 1e-6 * fabs(inc);
+    const int done = rate < 0.0 ? next <= bound + slack : next >= bound - slack;
     if (done)
         next = bound;
     if (ev->target == TARGET_LINK) {
@@ -368,19 +383,21 @@ static void advance_reels(struct events *e, struct state *s)
 {
     size_t kept = 0;
     for (size_t r = 0; r < e->nreels; r++) {
-        const struct event *ev = e->reels[r];
-        if (reel_step(e, ev))
+        const struct event *ev = e->reels[r].ev;
+        if (reel_step(e, &e->reels[r], s->step))
             log_row(e, s, LOG_REEL_END, ev->target == TARGET_LINK ? (long)ev->index : -1, -1, -1,
                     NAN, NAN);
         else
-            e->reels[kept++] = ev;
+            e->reels[kept++] = e->reels[r];
     }
+    if (e->nreels > 0)
+        paths_changed(s);
     e->nreels = kept;
 }
 
 static void apply_reel(struct events *e, struct state *s, const struct event *ev)
 {
-    e->reels[e->nreels++] = ev;
+    e->reels[e->nreels++] = (struct reel){.ev = ev, .start = reel_length(e, ev), .step = s->step};
     log_row(e, s, LOG_REEL, ev->target == TARGET_LINK ? (long)ev->index : -1, -1, -1, NAN, NAN);
 }
 
@@ -404,7 +421,8 @@ static long point_column(const struct event *ev)
     return ev->target == TARGET_POINT ? (long)ev->index : -1;
 }
 
-/* Sets (velocity) or adds (impulse / mass) to the velocity of the free points. */
+/* Sets (velocity: as an initial velocity is set) or adds to (impulse / mass) the velocity of
+ * the free points; an impulse changes the momentum by exactly J. */
 static void apply_velocity(struct events *e, struct state *s, const struct event *ev)
 {
     uint32_t first, count;
@@ -416,10 +434,12 @@ static void apply_velocity(struct events *e, struct state *s, const struct event
     for (uint32_t k = first; k < first + count; k++) {
         if (e->live.inv_mass[k] == 0.0)
             continue;
-        vec3 v = ev->v;
         if (ev->kind == EVENT_IMPULSE)
-            v = v3_add(solver_velocity(&e->live, s, k), v3_scale(ev->v, 1.0 / mass));
-        solver_set_velocity(&e->live, s, k, v);
+            solver_set_velocity(
+                &e->live, s, k,
+                v3_add(solver_velocity(&e->live, s, k), v3_scale(ev->v, 1.0 / mass)));
+        else
+            solver_launch(&e->live, s, k, ev->v);
     }
     log_row(e, s, ev->kind == EVENT_IMPULSE ? LOG_IMPULSE : LOG_VELOCITY, -1, point_column(ev), -1,
             NAN, NAN);

@@ -44,6 +44,7 @@ enum {
     OPT_SCENARIO,
     OPT_REPORT,
     OPT_RUN_PLOT,
+    OPT_UNTIL_SETTLED,
 };
 
 static const struct option run_longopts[] = {
@@ -55,6 +56,7 @@ static const struct option run_longopts[] = {
     {"report", required_argument, NULL, OPT_REPORT},
     {"plot", no_argument, NULL, OPT_RUN_PLOT},
     {"render", no_argument, NULL, OPT_RENDER},
+    {"until-settled", required_argument, NULL, OPT_UNTIL_SETTLED},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -113,6 +115,10 @@ static void usage(FILE *out)
           "      --every=K          record every K-th step (sets output.every)\n"
           "      --format=LIST      trajectory formats, comma-separated: csv, json, npy\n"
           "                         (sets output.trajectory)\n"
+          "      --until-settled=SPEED\n"
+          "                         stop once every free point has stayed slower than\n"
+          "                         SPEED m/s for a while (1 s unless the scenario says;\n"
+          "                         sets time.until_settled.speed)\n"
           "      --set=PATH=VALUE   override a scalar by its dotted path, e.g.\n"
           "                         solver.iterations=40 or points.3.mass=2 (repeatable)\n"
           "      --report=LIST      reports to write at the end, comma-separated:\n"
@@ -269,9 +275,10 @@ static int run_model(const struct model *m, const char *out_dir, int quiet, int 
 
 static int cmd_run(int argc, char **argv)
 {
-    /* At most one override per argument, plus --steps, --every, --format and --report. */
-    struct scenario_override *ov = calloc((size_t)argc + 4, sizeof *ov);
-    const char *out_dir = NULL, *steps = NULL, *every = NULL;
+    /* At most one override per argument, plus --steps, --every, --format, --report and
+     * --until-settled. */
+    struct scenario_override *ov = calloc((size_t)argc + 5, sizeof *ov);
+    const char *out_dir = NULL, *steps = NULL, *every = NULL, *settle = NULL;
     char formats[64] = "", reports[256] = "";
     size_t nov = 0;
     int quiet = 0, render = 0, plot = 0, status = EXIT_USAGE, c;
@@ -305,6 +312,9 @@ static int cmd_run(int argc, char **argv)
             if (parse_formats(optarg, formats, sizeof formats))
                 goto bad_usage;
             break;
+        case OPT_UNTIL_SETTLED:
+            settle = optarg;
+            break;
         case OPT_SET:
             if (parse_set(optarg, &ov[nov++]))
                 goto bad_usage;
@@ -337,6 +347,8 @@ static int cmd_run(int argc, char **argv)
         ov[nov++] = (struct scenario_override){.path = "output.trajectory", .value = formats};
     if (reports[0])
         ov[nov++] = (struct scenario_override){.path = "output.reports", .value = reports};
+    if (settle)
+        ov[nov++] = (struct scenario_override){.path = "time.until_settled.speed", .value = settle};
 
     struct catena_error err;
     struct model *m = scenario_load(argv[optind], ov, nov, &err);

@@ -205,10 +205,10 @@ struct body {
     uint32_t first_link, nlinks;
     uint32_t color;     /* display colour from bodies[].color: 0xRRGGBB | BODY_COLOR_SET; 0 = the
                            palette's colour for the body's index */
-    double drag;        /* wind drag, kg/m^2: force drag * length * |vn| vn on each link */
-    double self_radius; /* self-collision radius, m; 0 = none */
     uint32_t grid_cols; /* cloth, hair: points per row (strand), so that "name.R.C" is point
                            R * grid_cols + C of the body; 0 = not a grid */
+    double drag;        /* wind drag, kg/m^2: force drag * length * |vn| vn on each link */
+    double self_radius; /* self-collision radius, m; 0 = none */
 };
 
 #define BODY_COLOR_SET 0x1000000u

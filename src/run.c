@@ -154,7 +154,13 @@ static void boundary(struct run *run)
 /* Whether the run has settled (time.until_settled) with nothing left to happen. */
 static int settled(struct run *run)
 {
-    if (!settle_update(&run->settle, run->lm, run->s) || events_pending(run->ev))
+    /* A quiet spell counts only once nothing is scheduled any more: an event may well set a
+     * resting body moving again. */
+    if (events_pending(run->ev)) {
+        run->settle.quiet_from = -1;
+        return 0;
+    }
+    if (!settle_update(&run->settle, run->lm, run->s))
         return 0;
     run->settled_step = run->settle.quiet_from;
     return 1;

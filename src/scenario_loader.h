@@ -43,6 +43,10 @@ int scenario_check_size(struct loader *ld, const char *path, long long points, l
 /* Pins a point (recording where the pin came from for duplicate messages). */
 int scenario_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size_t entry);
 
+/* The "bodies" section (scenario_bodies.c): reads and checks every body, then builds them
+ * and pins what their "pins" name. */
+int scenario_read_bodies(struct loader *ld);
+
 /* The world's sections (scenario_world.c). Settings read time.until_settled,
  * solver.collide_every, world.wind and world.gust; body_world reads bodies[].drag and
  * bodies[].self_collision after the bodies are built; events come last, after links: they
@@ -54,10 +58,6 @@ int scenario_read_events(struct loader *ld);
 
 /* pins[i].motion of the pin entry e at path, for the model's pin `pin` just added. */
 int scenario_read_pin_motion(struct loader *ld, const cJSON *e, const char *path, size_t pin);
-/* The "bodies" section (scenario_bodies.c): reads and checks every body, then builds them
- * and pins what their "pins" name. */
-int scenario_read_bodies(struct loader *ld);
-
 /* Sections in their own files, registered in scenario.c's sections[]. */
 int scenario_read_constraints(struct loader *ld); /* scenario_constraints.c */
 /* output.render and bodies[].color (scenario_render.c). */

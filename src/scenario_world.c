@@ -1,6 +1,7 @@
 /* Scenario sections of the world (issue 4): obstacles[], events[], pins[].motion,
  * world.wind and world.gust, time.until_settled, solver.collide_every, and the bodies'
  * self_collision and drag. Each reader checks ranges and names the JSON path in errors. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,6 @@
 #include "fmt_double.h"
 #include "pin_motion.h"
 #include "scenario_loader.h"
-#include "selfcollide.h"
 
 /* Times within this fraction of a step of a step boundary count as on it, so that 0.5 s at
  * dt = 1/120 is step 60 even when 0.5 / (1/120) rounds to 60.000000000000007. */
@@ -309,7 +309,8 @@ static int read_half(struct loader *ld, const cJSON *e, const char *path, vec3 *
         if (!(h[k] > 0.0)) {
             char got[FMT_DOUBLE_SIZE];
             fmt_double(got, h[k]);
-            sjson_path_index(p, sjson_path_key(p, path, "half"), (size_t)k);
+            char ph[SJSON_PATH_MAX];
+            sjson_path_index(p, sjson_path_key(ph, path, "half"), (size_t)k);
             return sjson_error(&ld->cx, p, "must be greater than 0 (got %s)", got);
         }
     if (ld->m->dims == 2)
@@ -601,10 +602,20 @@ static int read_cut(struct loader *ld, const cJSON *e, const char *path, struct 
     if (!near) {
         ev->target = TARGET_LINK;
         ev->a = 0.5;
-        return refuse(ld, e, path, "body", "goes with \"near\" (a link is already one link)") ||
-               sref_resolve_link(ld->names, ld->m, &ld->cx, sjson_child(e, "link"),
-                                 sjson_path_key(p, path, "link"), &ev->index) ||
-               sjson_get_number(&ld->cx, e, path, "at", &FRACTION_OPEN, &ev->a);
+        if (refuse(ld, e, path, "body", "goes with \"near\" (a link is already one link)") ||
+            sref_resolve_link(ld->names, ld->m, &ld->cx, sjson_child(e, "link"),
+                              sjson_path_key(p, path, "link"), &ev->index) ||
+            sjson_get_number(&ld->cx, e, path, "at", &FRACTION_OPEN, &ev->a))
+            return CATENA_EINPUT;
+        /* Bend and shear links only shadow the fabric: they go with the structural link. */
+        if (ld->m->links[ev->index].role != ROLE_STRUCTURAL)
+            return sjson_error(&ld->cx, p,
+                               "link %u is a %s link; cut a structural one (the %s links across "
+                               "it go with it)",
+                               ev->index,
+                               ld->m->links[ev->index].role == ROLE_BEND ? "bend" : "shear",
+                               "bend and shear");
+        return 0;
     }
     ev->target = TARGET_NEAR;
     ev->index = UINT32_MAX;
@@ -687,7 +698,7 @@ static int read_set(struct loader *ld, const cJSON *e, const char *path, struct 
         sjson_get_vector(&ld->cx, e, path, "wind", ld->m->dims, &ev->wind) ||
         (gust && read_gust(ld, gust, sjson_path_key(p, path, "gust"), &ev->gust_amplitude,
                            &ev->gust_frequency)) ||
-        sjson_get_integer(&ld->cx, e, path, "iterations", 1, 1000000000, &iterations) ||
+        sjson_get_integer(&ld->cx, e, path, "iterations", 1, INT_MAX, &iterations) ||
         sjson_get_number(&ld->cx, e, path, "damping", &SJSON_UNIT, &ev->damping) ||
         sjson_get_integer(&ld->cx, e, path, "collide_every", 1, MAX_COUNT, &every))
         return CATENA_EINPUT;
@@ -701,7 +712,7 @@ static int read_set(struct loader *ld, const cJSON *e, const char *path, struct 
                            "nothing to set (give gravity, wind, gust, iterations, damping or "
                            "collide_every)");
     ev->iterations = (int)iterations;
-    ev->collide_every = every > 1000000000 ? 1000000000 : (int)every;
+    ev->collide_every = every > INT_MAX ? INT_MAX : (int)every;
     return 0;
 }
 

@@ -201,3 +201,13 @@ void solver_set_velocity(const struct model *m, struct state *s, size_t i, vec3 
     if (m->method != METHOD_VERLET)
         s->v[i] = v;
 }
+
+void solver_launch(const struct model *m, struct state *s, size_t i, vec3 v)
+{
+    const double h = m->dt / m->substeps;
+    if (m->method != METHOD_VERLET) {
+        solver_set_velocity(m, s, i, v);
+        return;
+    }
+    s->xprev[i] = v3_add(v3_sub(s->x[i], v3_scale(v, h)), v3_scale(m->gravity, 0.5 * h * h));
+}
