@@ -179,15 +179,17 @@ static void draw_link(struct render_scene *sc, struct raster *r, size_t i)
                 sc->o->line_width, RASTER_CAP_ROUND, c);
 }
 
-/* Disc radius in px of point i; 0 when it gets none (points of faced bodies). */
+/* Disc radius in px of point i: point_radius, or the point's own radius when that is larger;
+ * 0 when it gets none (point_radius 0, points of faced bodies). */
 static double disc_radius(const struct render_scene *sc, size_t i)
 {
     const int32_t b = sc->point_body[i];
     if (b >= 0 && sc->body_faced[b])
         return 0;
+    const double own = sc->m->radius[i] * sc->cam.scale; /* the point's own size */
     if (sc->o->point_world)
-        return fmax(sc->m->radius[i] * sc->cam.scale, 0.5 * sc->o->line_width);
-    return sc->o->point_radius;
+        return fmax(own, 0.5 * sc->o->line_width);
+    return sc->o->point_radius > 0 ? fmax(own, sc->o->point_radius) : 0;
 }
 
 static int point_drawn(const struct render_scene *sc, size_t i)

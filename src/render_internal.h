@@ -163,9 +163,9 @@ double render_link_value(const struct render_scene *sc, size_t i, const vec3 *x,
 /* A legend title for color_by, with its unit. */
 const char *render_value_title(enum render_color_by by);
 
-/* Obstacles (render_obstacles.c): grows b (the points' extent over the run) by the
- * obstacles near it; draws obstacle i; planes and bounds are drawn behind everything, the
- * others at their centre's depth. */
+/* Obstacles (render_obstacles.c): grows b (the points' extent over the run, whose world box
+ * is world_lo..world_hi) by the obstacles near it and a strip of a floor under it; draws obstacle
+ * i; planes and bounds are drawn behind everything, the others at their centre's depth. */
 void render_obstacles_frame(const struct render_scene *sc, struct render_box *b);
 void render_draw_obstacle(const struct render_scene *sc, struct raster *r, size_t i);
 int render_obstacle_behind(const struct render_scene *sc, size_t i);

@@ -60,6 +60,24 @@ static int obstacle_box(const struct render_scene *sc, const struct obstacle *o,
     return 0;
 }
 
+/* A plane near the points (a floor they land on) is framed with a strip of ground: the
+ * points' world box dropped onto the plane, and a tenth of the box's size into it. */
+static void frame_plane(const struct render_scene *sc, const struct obstacle *o,
+                        struct render_box *b)
+{
+    const vec3 lo = sc->world_lo, hi = sc->world_hi;
+    const double size = v3_dist(lo, hi);
+    const vec3 mid = v3_scale(v3_add(lo, hi), 0.5);
+    if (!(size >= 0) || fabs(v3_dot(v3_sub(mid, o->p), o->n)) > size)
+        return; /* no points, or a plane far from them */
+    for (int k = 0; k < 8; k++) {
+        const vec3 c = v3(k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z);
+        const double d = v3_dot(v3_sub(c, o->p), o->n) + 0.1 * size;
+        const vec3 q = v3_sub(c, v3_scale(o->n, d));
+        render_box_add(b, render_camera_u(&sc->cam, q), render_camera_v(&sc->cam, q), 0);
+    }
+}
+
 void render_obstacles_frame(const struct render_scene *sc, struct render_box *b)
 {
     if (!(b->u0 <= b->u1))
@@ -76,6 +94,9 @@ void render_obstacles_frame(const struct render_scene *sc, struct render_box *b)
         render_box_add(b, fmax(ob.u0, near.u0), fmax(ob.v0, near.v0), 0);
         render_box_add(b, fmin(ob.u1, near.u1), fmin(ob.v1, near.v1), 0);
     }
+    for (size_t i = 0; i < sc->m->nobstacles; i++)
+        if (sc->m->obstacles[i].type == OBSTACLE_PLANE)
+            frame_plane(sc, &sc->m->obstacles[i], b);
 }
 
 /* ---- drawing ---- */
