@@ -63,12 +63,12 @@ struct render_result {
     double wall_s; /* seconds spent, both passes and all writing */
 };
 
-/* Draws the run in run_dir (its trajectory, read as traj_read_open does, and breaks.csv when
- * m has breakable links) into out_dir/frames/frame-NNNNNN.png, and out_dir/contact-sheet.png
- * when asked. m must be the model the run was made from. Stale frame-*.png files in
- * out_dir/frames are removed first. progress = 1 shows a progress line on stderr.
- * CATENA_EINPUT for a trajectory that does not match m or cannot be read, CATENA_EFAIL when
- * a file cannot be written. */
+/* Draws the run in run_dir (its trajectory, read as traj_read_open does, and topology.csv when
+ * m's links or pins can change) into out_dir/frames/frame-NNNNNN.png, and
+ * out_dir/contact-sheet.png when asked. m must be the model the run was made from. Stale
+ * frame-*.png files in out_dir/frames are removed first. progress = 1 shows a progress line on
+ * stderr. CATENA_EINPUT for a trajectory that does not match m or cannot be read, CATENA_EFAIL
+ * when a file cannot be written. */
 int render_run(const struct model *m, const struct render_opts *o, const char *run_dir,
                const char *out_dir, int progress, struct render_result *res,
                struct catena_error *err);

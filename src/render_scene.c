@@ -196,18 +196,35 @@ int render_link_drawn(const struct render_scene *sc, size_t i)
 }
 
 /* Points reserved for cuts wait somewhere until a cut joins them: only then are they shown
- * and framed. */
-static void mark_used_points(struct render_scene *sc)
+ * and framed, in the body of the point across their link. A link reserved for a cut takes
+ * the body of the point it keeps (the far end of the link that was cut), so the far half
+ * looks like the near one. */
+static void follow_cuts(struct render_scene *sc)
 {
     const struct model *m = sc->m;
     const size_t r0 = m->first_reserved_point, r1 = r0 + m->nreserved_points;
     for (size_t i = 0; i < m->npoints; i++)
         sc->point_used[i] = i < r0 || i >= r1;
-    for (size_t i = 0; r1 > r0 && i < m->nlinks; i++)
-        if (sc->topo.alive[i]) {
-            sc->point_used[sc->topo.links[i].a] = 1;
-            sc->point_used[sc->topo.links[i].b] = 1;
-        }
+    for (size_t i = r0; i < r1; i++)
+        sc->point_body[i] = -1;
+    for (size_t i = 0; r1 > r0 && i < m->nlinks; i++) {
+        const uint32_t a = sc->topo.links[i].a, b = sc->topo.links[i].b;
+        if (!sc->topo.alive[i])
+            continue;
+        sc->point_used[a] = sc->point_used[b] = 1;
+        /* a new end takes the body of the point across its link */
+        if (a >= r0 && a < r1 && (b < r0 || b >= r1))
+            sc->point_body[a] = sc->point_body[b];
+        if (b >= r0 && b < r1 && (a < r0 || a >= r1))
+            sc->point_body[b] = sc->point_body[a];
+    }
+    for (size_t k = 0; k < m->nreserved_links; k++) {
+        const size_t i = m->first_reserved_link + k;
+        const struct link *l = &sc->topo.links[i];
+        const int32_t b = l->b < r0 || l->b >= r1 ? sc->point_body[l->b] : sc->point_body[l->a];
+        sc->link_body[i] = b;
+        sc->link_drawn[i] = l->role != ROLE_BEND && !(b >= 0 && sc->body_faced[b]);
+    }
     sc->topo_seen = sc->topo.changed;
 }
 
@@ -216,7 +233,7 @@ int render_scene_rewind(struct render_scene *sc, const char *run_dir, struct cat
     topology_close(&sc->topo);
     if (topology_open(&sc->topo, sc->m, run_dir, err))
         return err->code;
-    mark_used_points(sc);
+    follow_cuts(sc);
     return CATENA_OK;
 }
 
@@ -225,7 +242,7 @@ int render_scene_advance(struct render_scene *sc, double step, struct catena_err
     if (topology_advance(&sc->topo, step, err))
         return err->code;
     if (sc->topo.changed != sc->topo_seen)
-        mark_used_points(sc);
+        follow_cuts(sc);
     return CATENA_OK;
 }
 
