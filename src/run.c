@@ -12,8 +12,8 @@
 #include "metrics.h"
 #include "outfile.h"
 #include "progress.h"
-#include "settle.h"
 #include "report_catenary.h"
+#include "settle.h"
 #include "solver.h"
 #include "state.h"
 #include "summary.h"
@@ -275,7 +275,8 @@ static int write_scenario(const char *dir, const struct model *m, struct catena_
 static int write_reports(const struct run *run, const struct run_options *o,
                          const struct run_result *r, struct catena_error *err)
 {
-    const struct model *m = run->m;
+    /* The working copy: the rest lengths, masses and pins that events left. */
+    const struct model *m = run->lm;
     if (!(m->reports & REPORT_CATENARY) || r->status != RUN_OK)
         return CATENA_OK;
     const char *dir = o->out_dir;

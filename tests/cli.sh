@@ -87,8 +87,8 @@ check "nothing is written for bad input" test ! -e "$tmp/never"
 catena run -o "$tmp/a" "$tmp/small.json"
 expect_status 0 "run exits 0"
 check "run prints nothing when all is well" test ! -s "$tmp/err"
-for f in trajectory.csv trajectory.json trajectory.npy metrics.csv summary.json events.csv \
-    scenario.json; do
+for f in trajectory.csv trajectory.json trajectory.npy metrics.csv summary.json scenario.json \
+    events.csv; do
     check "run writes $f" test -f "$tmp/a/$f"
 done
 expect_eq "$(find "$tmp/a" -type f | wc -l | tr -d ' ')" 7 "run leaves no temporary file"
