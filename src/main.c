@@ -157,7 +157,8 @@ static void usage(FILE *out)
           "                         solver.iterations=40 or points.3.mass=2 (repeatable)\n"
           "      --report=LIST      reports to write at the end, comma-separated:\n"
           "                         catenary (sets output.reports)\n"
-          "      --plot             reports also draw their PNG (catenary.png)\n"
+          "      --plot             reports also draw their PNG (catenary.png); on\n"
+          "                         by itself when rendering is on\n"
           "      --render           draw PNG frames into DIR/frames (output.render)\n"
           "  -q, --quiet            no progress line (shown only when stderr is a terminal)\n"
           "\n"
@@ -407,7 +408,8 @@ static int cmd_run(int argc, char **argv)
         model_destroy(m);
         goto done;
     }
-    status = run_model(m, out_dir, quiet, plot);
+    /* Rendering on (output.render or --render) draws the reports' pictures too. */
+    status = run_model(m, out_dir, quiet, plot || m->render != NULL);
     model_destroy(m);
     goto done;
 bad_usage:
