@@ -27,6 +27,7 @@ enum {
     OPT_EVERY,
     OPT_FORMAT,
     OPT_SET,
+    OPT_MAX_POINTS,
 };
 
 static const struct option run_longopts[] = {
@@ -35,12 +36,14 @@ static const struct option run_longopts[] = {
     {"every", required_argument, NULL, OPT_EVERY},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"set", required_argument, NULL, OPT_SET},
+    {"max-points", required_argument, NULL, OPT_MAX_POINTS},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 
 static const struct option validate_longopts[] = {
+    {"max-points", required_argument, NULL, OPT_MAX_POINTS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -68,6 +71,9 @@ static void usage(FILE *out)
           "      --set=PATH=VALUE   override a scalar by its dotted path, e.g.\n"
           "                         solver.iterations=40 or points.3.mass=2 (repeatable)\n"
           "  -q, --quiet            no progress line (shown only when stderr is a terminal)\n"
+          "\n"
+          "Options for run and validate:\n"
+          "      --max-points=N     refuse scenarios of more than N points (default 50000000)\n"
           "\n"
           "  -h, --help             show this help and exit\n"
           "      --version          show the version and exit\n"
@@ -116,6 +122,21 @@ static int parse_formats(const char *list, char *buf, size_t size)
     return 0;
 }
 
+/* --max-points N: a count >= 1, checked here so that a typo is a usage error. */
+static int parse_max_points(const char *arg, long long *out)
+{
+    char *end;
+    errno = 0;
+    const long long n = strtoll(arg, &end, 10);
+    if (end == arg || *end || errno || n < 1) {
+        fprintf(stderr, "catena: --max-points: expected a whole number of points >= 1, got '%s'\n",
+                arg);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
 /* Splits "PATH=VALUE" in place into an override. */
 static int parse_set(char *arg, struct scenario_override *ov)
 {
@@ -161,6 +182,7 @@ static int cmd_run(int argc, char **argv)
     const char *out_dir = NULL, *steps = NULL, *every = NULL;
     char formats[64] = "";
     size_t nov = 0;
+    struct scenario_options so = scenario_options_default();
     int quiet = 0, status = EXIT_USAGE, c;
     if (!ov) {
         fputs("catena: out of memory\n", stderr);
@@ -193,6 +215,10 @@ static int cmd_run(int argc, char **argv)
             if (parse_set(optarg, &ov[nov++]))
                 goto bad_usage;
             break;
+        case OPT_MAX_POINTS:
+            if (parse_max_points(optarg, &so.max_points))
+                goto bad_usage;
+            break;
         default:
             goto bad_usage;
         }
@@ -214,7 +240,9 @@ static int cmd_run(int argc, char **argv)
         ov[nov++] = (struct scenario_override){.path = "output.trajectory", .value = formats};
 
     struct catena_error err;
-    struct model *m = scenario_load(argv[optind], ov, nov, &err);
+    so.ov = ov;
+    so.nov = nov;
+    struct model *m = scenario_load_opts(argv[optind], &so, &err);
     if (!m) {
         status = report(&err);
         goto done;
@@ -232,8 +260,11 @@ done:
 static int cmd_validate(int argc, char **argv)
 {
     int c;
+    struct scenario_options so = scenario_options_default();
     optind = 2; /* after "catena validate" */
     while ((c = getopt_long(argc, argv, "h", validate_longopts, NULL)) != -1) {
+        if (c == OPT_MAX_POINTS && parse_max_points(optarg, &so.max_points) == 0)
+            continue;
         if (c != 'h')
             return usage_error();
         usage(stdout);
@@ -246,7 +277,7 @@ static int cmd_validate(int argc, char **argv)
     int status = EXIT_SUCCESS, described = 0;
     for (int i = optind; i < argc; i++) {
         struct catena_error err;
-        struct model *m = scenario_load(argv[i], NULL, 0, &err);
+        struct model *m = scenario_load_opts(argv[i], &so, &err);
         if (!m) {
             const int code = report(&err);
             status = code > status ? code : status;

@@ -21,9 +21,6 @@
 
 #define FORMAT_VERSION 1
 
-/* The most points a scenario may have; checked before anything is allocated for them. */
-#define MAX_POINTS 50000000LL
-
 /* Integers beyond 2^53 are not exact in JSON's doubles; counts stop there. */
 #define MAX_COUNT 9007199254740992LL
 
@@ -284,7 +281,7 @@ static int read_output(struct loader *ld)
 
 int scenario_check_size(struct loader *ld, const char *path, long long points, long long links)
 {
-    if (points <= MAX_POINTS)
+    if (points <= ld->max_points)
         return 0;
     static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     double size = (double)points * (double)POINT_BYTES + (double)links * (double)LINK_BYTES;
@@ -295,8 +292,8 @@ int scenario_check_size(struct loader *ld, const char *path, long long points, l
     }
     return sjson_error(&ld->cx, path,
                        "too many points: the scenario would need %lld points, about %.3g %s of "
-                       "memory (the limit is %lld points)",
-                       points, size, units[u], MAX_POINTS);
+                       "memory (the limit is %lld point%s; --max-points changes it)",
+                       points, size, units[u], ld->max_points, ld->max_points == 1 ? "" : "s");
 }
 
 static int read_point(struct loader *ld, const cJSON *e, const char *path)
@@ -704,11 +701,25 @@ static void sha256_hex(const char *text, size_t len, char hex[65])
         snprintf(hex + 2 * i, 3, "%02x", digest[i]);
 }
 
+struct scenario_options scenario_options_default(void)
+{
+    return (struct scenario_options){.max_points = SCENARIO_MAX_POINTS};
+}
+
 struct model *scenario_parse(const char *label, const char *text, size_t len,
                              const struct scenario_override *ov, size_t nov,
                              struct catena_error *err)
 {
-    struct loader ld = {.cx = {.label = label, .err = err}};
+    struct scenario_options o = scenario_options_default();
+    o.ov = ov;
+    o.nov = nov;
+    return scenario_parse_opts(label, text, len, &o, err);
+}
+
+struct model *scenario_parse_opts(const char *label, const char *text, size_t len,
+                                  const struct scenario_options *o, struct catena_error *err)
+{
+    struct loader ld = {.cx = {.label = label, .err = err}, .max_points = o->max_points};
     cJSON *root = NULL;
     error_clear(err);
     if (!(root = sjson_parse(label, text, len, err)))
@@ -719,8 +730,8 @@ struct model *scenario_parse(const char *label, const char *text, size_t len,
                     sjson_type_name(root));
         goto fail;
     }
-    for (size_t i = 0; i < nov; i++)
-        if (scenario_override_apply(root, &ov[i], err))
+    for (size_t i = 0; i < o->nov; i++)
+        if (scenario_override_apply(root, &o->ov[i], err))
             goto fail;
     if (!(ld.m = model_create()) || !(ld.names = sref_create()) ||
         !(ld.m->source = strdup(label))) {
@@ -745,6 +756,15 @@ done:
 
 struct model *scenario_load(const char *path, const struct scenario_override *ov, size_t nov,
                             struct catena_error *err)
+{
+    struct scenario_options o = scenario_options_default();
+    o.ov = ov;
+    o.nov = nov;
+    return scenario_load_opts(path, &o, err);
+}
+
+struct model *scenario_load_opts(const char *path, const struct scenario_options *o,
+                                 struct catena_error *err)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
@@ -775,7 +795,7 @@ struct model *scenario_load(const char *path, const struct scenario_override *ov
         goto unreadable;
     }
     fclose(f);
-    struct model *m = scenario_parse(path, buf, len, ov, nov, err);
+    struct model *m = scenario_parse_opts(path, buf, len, o, err);
     free(buf);
     return m;
 unreadable:

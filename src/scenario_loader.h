@@ -24,6 +24,7 @@ struct loader {
     size_t nropes;
     struct pin_origin *origins; /* [m->npins] */
     size_t origin_cap;
+    long long max_points; /* scenario_check_size refuses more */
 };
 
 /* Reports running out of memory; returns CATENA_EFAIL. */

@@ -1,0 +1,112 @@
+/* Fuzz target for the scenario loader: bytes -> scenario_parse_opts -> a few solver steps
+ * and the validate description. Leading lines "#PATH=VALUE" are --set overrides, so the
+ * override code is fuzzed too. Whatever the input, the loader must return a model or a
+ * one-line message that names the file, and a loaded model must step without undefined
+ * behaviour; anything else aborts (a finding). Models are capped (FUZZ_MAX_POINTS, and
+ * steps, substeps, iterations clamped) so that every input runs in milliseconds. Any
+ * section or key a feature adds to the loader is reached through the same entry point. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "describe.h"
+#include "model.h"
+#include "scenario.h"
+#include "solver.h"
+#include "state.h"
+
+enum {
+    FUZZ_MAX_POINTS = 10000, /* the loader refuses bigger models (its size message) */
+    FUZZ_STEPS = 50,
+    FUZZ_SUBSTEPS = 4,
+    FUZZ_ITERATIONS = 50,
+    FUZZ_MAX_OVERRIDES = 8,
+};
+
+#define LABEL "fuzz.json"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A message is one line "LABEL...", or "--set ..." for an override, and not empty. */
+static void check_message(const struct catena_error *err)
+{
+    const char *msg = err->msg;
+    const int named = strncmp(msg, LABEL, strlen(LABEL)) == 0 || strncmp(msg, "--set ", 6) == 0;
+    if ((err->code == CATENA_EINPUT || err->code == CATENA_EFAIL) && named && !strchr(msg, '\n') &&
+        strlen(msg) > strlen(LABEL) + 2)
+        return;
+    fprintf(stderr, "fuzz: bad message (code %d): %s\n", err->code, msg);
+    abort();
+}
+
+/* Steps the model with its run clamped, stopping where run.c would (divergence). */
+static void step_model(struct model *m)
+{
+    if (m->steps > FUZZ_STEPS)
+        m->steps = FUZZ_STEPS;
+    if (m->substeps > FUZZ_SUBSTEPS)
+        m->substeps = FUZZ_SUBSTEPS;
+    if (m->iterations > FUZZ_ITERATIONS)
+        m->iterations = FUZZ_ITERATIONS;
+    struct state *s = state_create(m);
+    if (!s)
+        return;
+    while (s->step < m->steps && solver_find_diverged(s) < 0)
+        solver_step(m, s);
+    (void)solver_max_stretch(m, s);
+    state_destroy(s);
+}
+
+/* Splits "#PATH=VALUE\n" lines off the front into overrides (strings in *store). */
+static size_t take_overrides(const char **text, size_t *len, char **store,
+                             struct scenario_override *ov)
+{
+    size_t n = 0;
+    while (n<FUZZ_MAX_OVERRIDES && * len> 0 && **text == '#') {
+        const char *nl = memchr(*text, '\n', *len);
+        const size_t line = nl ? (size_t)(nl - *text) : *len;
+        char *s = strndup(*text + 1, line - 1);
+        char *eq = s ? strchr(s, '=') : NULL;
+        if (!eq || eq == s) { /* main.c refuses these before the loader sees them */
+            free(s);
+        } else {
+            *eq = '\0';
+            store[n] = s;
+            ov[n] = (struct scenario_override){.path = s, .value = eq + 1};
+            n++;
+        }
+        *text += line + (nl != NULL);
+        *len -= line + (nl != NULL);
+    }
+    return n;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *text = (const char *)data;
+    size_t len = size;
+    char *store[FUZZ_MAX_OVERRIDES] = {0};
+    struct scenario_override ov[FUZZ_MAX_OVERRIDES];
+    struct scenario_options o = scenario_options_default();
+    o.nov = take_overrides(&text, &len, store, ov);
+    o.ov = ov;
+    o.max_points = FUZZ_MAX_POINTS;
+    struct catena_error err;
+    struct model *m = scenario_parse_opts(LABEL, text, len, &o, &err);
+    if (!m) {
+        check_message(&err);
+    } else {
+        FILE *null = fopen("/dev/null", "w");
+        if (null) {
+            describe_model(null, m);
+            fclose(null);
+        }
+        step_model(m);
+        model_destroy(m);
+    }
+    for (size_t i = 0; i < o.nov; i++)
+        free(store[i]);
+    return 0;
+}
