@@ -532,16 +532,17 @@ int sjson_number(const struct sjson *cx, const cJSON *item, const char *path,
     char got[FMT_DOUBLE_SIZE], want[128];
     if (!cJSON_IsNumber(item))
         return sjson_error(cx, path, "expected a number, got %s", sjson_type_name(item));
+    /* Numbers are formatted only for a message: a large scenario has millions of them. */
     const double v = item->valuedouble;
+    if (isfinite(v) && in_range(range, v)) {
+        *out = v;
+        return 0;
+    }
     fmt_double(got, v);
     if (!isfinite(v))
         return sjson_error(cx, path, "must be a finite number (got %s)", got);
-    if (!in_range(range, v)) {
-        range_text(range, want, sizeof want);
-        return sjson_error(cx, path, "%s (got %s)", want, got);
-    }
-    *out = v;
-    return 0;
+    range_text(range, want, sizeof want);
+    return sjson_error(cx, path, "%s (got %s)", want, got);
 }
 
 int sjson_integer(const struct sjson *cx, const cJSON *item, const char *path, long long lo,
@@ -551,15 +552,16 @@ int sjson_integer(const struct sjson *cx, const cJSON *item, const char *path, l
     double v = 0;
     if (sjson_number(cx, item, path, &SJSON_ANY, &v))
         return CATENA_EINPUT;
+    if (v == floor(v) && v >= (double)lo && v <= (double)hi) {
+        *out = (long long)v;
+        return 0;
+    }
     fmt_double(got, v);
     if (v != floor(v))
         return sjson_error(cx, path, "expected an integer, got %s", got);
     if (v < (double)lo)
         return sjson_error(cx, path, "must be at least %lld (got %s)", lo, got);
-    if (v > (double)hi)
-        return sjson_error(cx, path, "must be at most %lld (got %s)", hi, got);
-    *out = (long long)v;
-    return 0;
+    return sjson_error(cx, path, "must be at most %lld (got %s)", hi, got);
 }
 
 int sjson_vector(const struct sjson *cx, const cJSON *item, const char *path, int dims, vec3 *out)

@@ -194,12 +194,13 @@ int sref_resolve(const struct sref_table *t, const struct model *m, const struct
     char got[FMT_DOUBLE_SIZE];
     if (sjson_number(cx, item, path, &SJSON_ANY, &i))
         return CATENA_EINPUT;
-    fmt_double(got, i);
+    if (i == floor(i) && i >= 0 && i < (double)m->npoints) {
+        *out = (uint32_t)i;
+        return 0;
+    }
+    fmt_double(got, i); /* only for a message: a large scenario has millions of references */
     if (i != floor(i))
         return sjson_error(cx, path, "expected a point index (an integer), got %s", got);
-    if (i < 0 || i >= (double)m->npoints)
-        return sjson_error(cx, path, "point %s does not exist (the scenario has %zu point%s)", got,
-                           m->npoints, m->npoints == 1 ? "" : "s");
-    *out = (uint32_t)i;
-    return 0;
+    return sjson_error(cx, path, "point %s does not exist (the scenario has %zu point%s)", got,
+                       m->npoints, m->npoints == 1 ? "" : "s");
 }
