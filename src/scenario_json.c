@@ -108,6 +108,49 @@ static int scan_expected(struct scan *sc, const char *expected, const char *cont
 
 static int scan_value(struct scan *sc);
 
+/* The 4 hex digits of a \u escape at pos (just after the 'u'); -1 if they are not there. */
+static long scan_hex4(const struct scan *sc, size_t pos)
+{
+    long v = 0;
+    for (size_t i = pos; i < pos + 4; i++) {
+        if (i >= sc->len || !isxdigit((unsigned char)sc->s[i]))
+            return -1;
+        const char c = (char)tolower((unsigned char)sc->s[i]);
+        v = 16 * v + (isdigit((unsigned char)c) ? c - '0' : c - 'a' + 10);
+    }
+    return v;
+}
+
+/* A \u escape whose backslash is at esc; sc->pos is just after the 'u'. cJSON fails
+ * without a reason on a broken surrogate pair, and stops a string at \u0000 (so that
+ * "a\u0000b" would silently read as "a"): both are refused here, with the reason. */
+static int scan_unicode_escape(struct scan *sc, size_t esc)
+{
+    const long u = scan_hex4(sc, sc->pos);
+    if (u < 0)
+        return scan_fail(sc, esc, "invalid escape (\\u needs 4 hex digits)");
+    sc->pos += 4;
+    if (u == 0)
+        return scan_fail(sc, esc, "\\u0000 (a NUL character) is not allowed in a string");
+    if (u >= 0xDC00 && u <= 0xDFFF)
+        return scan_fail(sc, esc,
+                         "invalid escape \\u%04lX (the second half of a surrogate pair, "
+                         "without a first)",
+                         u);
+    if (u < 0xD800 || u > 0xDBFF)
+        return 0;
+    const long low = sc->pos + 1 < sc->len && sc->s[sc->pos] == '\\' && sc->s[sc->pos + 1] == 'u'
+                         ? scan_hex4(sc, sc->pos + 2)
+                         : -1;
+    if (low < 0xDC00 || low > 0xDFFF)
+        return scan_fail(sc, esc,
+                         "invalid escape \\u%04lX (the first half of a surrogate pair: "
+                         "\\uDC00 to \\uDFFF must follow)",
+                         u);
+    sc->pos += 6;
+    return 0;
+}
+
 static int scan_string(struct scan *sc)
 {
     const size_t start = sc->pos++;
@@ -130,9 +173,8 @@ static int scan_string(struct scan *sc)
                 return scan_fail(sc, start, "unterminated string");
             const char e = sc->s[sc->pos++];
             if (e == 'u') {
-                for (int i = 0; i < 4; i++, sc->pos++)
-                    if (sc->pos >= sc->len || !isxdigit((unsigned char)sc->s[sc->pos]))
-                        return scan_fail(sc, esc, "invalid escape (\\u needs 4 hex digits)");
+                if (scan_unicode_escape(sc, esc))
+                    return -1;
             } else if (!e || !strchr("\"\\/bfnrt", e)) {
                 if (e > 0x20 && e < 0x7F)
                     return scan_fail(sc, esc, "invalid escape '\\%c' in a string", e);

@@ -624,6 +624,17 @@ START_TEST(test_unreadable)
 }
 END_TEST
 
+/* A surrogate pair is one character (the strict scan lets it through to cJSON); its
+ * halves alone, and \u0000, are refused (tests/data/bad/string-*.json). */
+START_TEST(test_unicode_escapes)
+{
+    struct model *m = load(HEAD "'points': [{'name': 'smile\\ud83d\\ude00', 'p': [0, 0], "
+                                "'mass': 1}]}");
+    ck_assert_str_eq(m->point_name[0], "smile\xf0\x9f\x98\x80");
+    model_destroy(m);
+}
+END_TEST
+
 static void expect_limit_message(const struct catena_error *err, const char *head, const char *tail)
 {
     const size_t n = strlen(err->msg), t = strlen(tail);
@@ -690,6 +701,7 @@ static Suite *scenario_suite(void)
     tcase_add_test(tc, test_default_name_from_file);
     tcase_add_test(tc, test_unreadable);
     tcase_add_test(tc, test_max_points);
+    tcase_add_test(tc, test_unicode_escapes);
     suite_add_tcase(s, tc);
     return s;
 }
