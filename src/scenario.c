@@ -143,11 +143,11 @@ static int read_name(struct loader *ld)
     const char *name = NULL;
     if (sjson_get_string(&ld->cx, ld->root, "", "name", &name))
         return CATENA_EINPUT;
-    char from_file[512];
+    char from_file[512], shown[SJSON_SHOW_SIZE];
     if (name) {
         if (!dir_name_ok(name))
             return sjson_error(&ld->cx, "name", "\"%s\" cannot be used as a directory name (%s)",
-                               name, DIR_NAME_RULE);
+                               sjson_show(shown, name), DIR_NAME_RULE);
     } else {
         const char *base = strrchr(ld->cx.label, '/');
         base = base ? base + 1 : ld->cx.label;
@@ -159,7 +159,7 @@ static int read_name(struct loader *ld)
             return sjson_error(&ld->cx, "name",
                                "the file name gives the name \"%s\", which cannot be used as a "
                                "directory name (%s); set \"name\"",
-                               from_file, DIR_NAME_RULE);
+                               sjson_show(shown, from_file), DIR_NAME_RULE);
         name = from_file;
     }
     if (!(ld->m->name = strdup(name)))
@@ -177,11 +177,13 @@ int scenario_add_name(struct loader *ld, const char *path, const char *name, enu
     if (r == 0)
         return 0;
     const char *what = kind == SREF_POINT ? "point" : "body";
+    char shown[SJSON_SHOW_SIZE];
+    sjson_show(shown, name);
     const char *holder = taken.kind == SREF_POINT ? "points" : "bodies";
     if (taken.kind == kind)
-        return sjson_error(&ld->cx, path, "duplicate %s name \"%s\" (also %s[%zu])", what, name,
+        return sjson_error(&ld->cx, path, "duplicate %s name \"%s\" (also %s[%zu])", what, shown,
                            holder, taken.index);
-    return sjson_error(&ld->cx, path, "\"%s\" is already the name of %s[%zu]", name, holder,
+    return sjson_error(&ld->cx, path, "\"%s\" is already the name of %s[%zu]", shown, holder,
                        taken.index);
 }
 
@@ -301,7 +303,7 @@ static int read_point(struct loader *ld, const cJSON *e, const char *path)
     const char *name = NULL;
     vec3 p = v3(0, 0, 0), v = v3(0, 0, 0);
     double mass = 0, radius = 0;
-    char np[SJSON_PATH_MAX];
+    char np[SJSON_PATH_MAX], shown[SJSON_SHOW_SIZE];
     if (sjson_check_object(&ld->cx, e, path, point_keys) ||
         sjson_get_string(&ld->cx, e, path, "name", &name) ||
         sjson_get_vector(&ld->cx, e, path, "p", ld->m->dims, &p) ||
@@ -315,7 +317,7 @@ static int read_point(struct loader *ld, const cJSON *e, const char *path)
     if (name && strchr(name, '.'))
         return sjson_error(&ld->cx, np,
                            "\"%s\" contains '.', which is reserved for body points (\"rope.3\")",
-                           name);
+                           sjson_show(shown, name));
     const long i = model_add_point(ld->m, p, v, mass, radius, name);
     if (i < 0)
         return scenario_oom(ld);
@@ -352,10 +354,11 @@ static int rope_pin_index(struct loader *ld, const cJSON *e, const char *path,
         *out = def->segments;
         return 0;
     }
+    char shown[SJSON_SHOW_SIZE];
     if (cJSON_IsString(e))
         return sjson_error(&ld->cx, path,
                            "expected \"first\", \"last\" or a point index, got \"%s\"",
-                           e->valuestring);
+                           sjson_show(shown, e->valuestring));
     if (!cJSON_IsNumber(e))
         return sjson_error(&ld->cx, path, "expected \"first\", \"last\" or a point index, got %s",
                            sjson_type_name(e));
@@ -402,7 +405,7 @@ static int read_rope(struct loader *ld, const cJSON *e, const char *path, size_t
 {
     const cJSON *pins;
     long long segments = 0;
-    char p[SJSON_PATH_MAX];
+    char p[SJSON_PATH_MAX], shown[SJSON_SHOW_SIZE];
     *def = build_rope_def();
     if (sjson_get_string(&ld->cx, e, path, "name", &def->name))
         return CATENA_EINPUT;
@@ -410,7 +413,7 @@ static int read_rope(struct loader *ld, const cJSON *e, const char *path, size_t
     if (!*def->name || !name_chars_ok(def->name, "_-"))
         return sjson_error(&ld->cx, p,
                            "\"%s\" is not a valid body name (use letters, digits, '_' and '-')",
-                           def->name);
+                           sjson_show(shown, def->name));
     if (scenario_add_name(ld, p, def->name, SREF_BODY, i) ||
         sjson_get_integer(&ld->cx, e, path, "segments", 1, MAX_COUNT, &segments))
         return CATENA_EINPUT;
@@ -595,7 +598,7 @@ static int check_duplicate_pins(struct loader *ld)
 static int read_rest(struct loader *ld, const cJSON *e, const char *path, uint32_t a, uint32_t b,
                      double *rest)
 {
-    char p[SJSON_PATH_MAX];
+    char p[SJSON_PATH_MAX], shown[SJSON_SHOW_SIZE];
     const cJSON *r = sjson_child(e, "rest");
     sjson_path_key(p, path, "rest");
     if (cJSON_IsNumber(r))
@@ -603,7 +606,7 @@ static int read_rest(struct loader *ld, const cJSON *e, const char *path, uint32
     if (r && !(cJSON_IsString(r) && strcmp(r->valuestring, "auto") == 0)) {
         if (cJSON_IsString(r))
             return sjson_error(&ld->cx, p, "expected a number or \"auto\", got \"%s\"",
-                               r->valuestring);
+                               sjson_show(shown, r->valuestring));
         return sjson_error(&ld->cx, p, "expected a number or \"auto\", got %s", sjson_type_name(r));
     }
     *rest = v3_dist(ld->m->x0[a], ld->m->x0[b]);

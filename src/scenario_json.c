@@ -394,6 +394,19 @@ int sjson_error(const struct sjson *cx, const char *path, const char *fmt, ...)
     return error_set(cx->err, CATENA_EINPUT, "%s: %s", cx->label, msg);
 }
 
+const char *sjson_show(char buf[SJSON_SHOW_SIZE], const char *s)
+{
+    size_t n = strlen(s);
+    if (n <= SJSON_SHOW_MAX)
+        return memcpy(buf, s, n + 1);
+    n = SJSON_SHOW_MAX;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) /* not inside a UTF-8 character */
+        n--;
+    memcpy(buf, s, n);
+    memcpy(buf + n, "...", 4);
+    return buf;
+}
+
 const char *sjson_type_name(const cJSON *item)
 {
     if (cJSON_IsNumber(item))
@@ -647,8 +660,10 @@ int sjson_enum(const struct sjson *cx, const cJSON *item, const char *path,
         }
     }
     const char *hint = closest(s, names, sizeof *names);
+    char shown[SJSON_SHOW_SIZE];
+    sjson_show(shown, s);
     if (hint)
-        return sjson_error(cx, path, "unknown value \"%s\" (did you mean \"%s\"?)", s, hint);
+        return sjson_error(cx, path, "unknown value \"%s\" (did you mean \"%s\"?)", shown, hint);
     char list[512] = "";
     size_t len = 0;
     for (int i = 0; names[i] && len < sizeof list; i++)
@@ -657,7 +672,7 @@ int sjson_enum(const struct sjson *cx, const cJSON *item, const char *path,
                                 : names[i + 1] ? ", "
                                                : " or ",
                                 names[i]);
-    return sjson_error(cx, path, "unknown value \"%s\" (expected %s)", s, list);
+    return sjson_error(cx, path, "unknown value \"%s\" (expected %s)", shown, list);
 }
 
 /* obj[key] and its path, for the sjson_get_* readers. */

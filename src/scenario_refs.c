@@ -124,19 +124,23 @@ static int resolve_in_body(const struct sref_table *t, const struct model *m,
 {
     const size_t n = (size_t)(dot - ref);
     const struct sref_entry *e = sref_find(t, ref, n);
+    char r[SJSON_SHOW_SIZE], bn[SJSON_SHOW_SIZE];
+    sjson_show(r, ref);
     if (!e || e->kind != SREF_BODY) {
         char body[256];
         snprintf(body, sizeof body, "%.*s", (int)n, ref);
+        sjson_show(bn, body);
         const char *hint = closest_name(t, SREF_BODY, body);
         if (hint)
             return sjson_error(cx, path,
                                "point \"%s\" does not exist (there is no body \"%s\"; did you "
                                "mean \"%s\"?)",
-                               ref, body, hint);
-        return sjson_error(cx, path, "point \"%s\" does not exist (there is no body \"%s\")", ref,
-                           body);
+                               r, bn, hint);
+        return sjson_error(cx, path, "point \"%s\" does not exist (there is no body \"%s\")", r,
+                           bn);
     }
     const struct body *b = &m->bodies[e->index];
+    sjson_show(bn, b->name);
     const char *k = dot + 1;
     if (strcmp(k, "first") == 0) {
         *out = b->first_point;
@@ -150,10 +154,10 @@ static int resolve_in_body(const struct sref_table *t, const struct model *m,
         return sjson_error(cx, path,
                            "point \"%s\" does not exist (after \"%s.\" write an index from 0 "
                            "to %u, first or last)",
-                           ref, b->name, b->npoints - 1);
+                           r, bn, b->npoints - 1);
     /* Past 10 digits an index is out of range whatever it says. */
     if (strlen(k) > 10 || strtoull(k, NULL, 10) >= b->npoints)
-        return sjson_error(cx, path, "point \"%s\" does not exist (%s has %u points)", ref, b->name,
+        return sjson_error(cx, path, "point \"%s\" does not exist (%s has %u points)", r, bn,
                            b->npoints);
     *out = b->first_point + (uint32_t)strtoull(k, NULL, 10);
     return 0;
@@ -170,16 +174,17 @@ static int resolve_name(const struct sref_table *t, const struct model *m, const
         *out = (uint32_t)e->index;
         return 0;
     }
+    char r[SJSON_SHOW_SIZE];
+    sjson_show(r, ref);
     if (e)
         return sjson_error(cx, path,
                            "point \"%s\" does not exist (\"%s\" is a body: write \"%s.first\", "
                            "\"%s.last\" or \"%s.INDEX\")",
-                           ref, ref, ref, ref, ref);
+                           r, r, r, r, r);
     const char *hint = closest_name(t, SREF_POINT, ref);
     if (hint)
-        return sjson_error(cx, path, "point \"%s\" does not exist (did you mean \"%s\"?)", ref,
-                           hint);
-    return sjson_error(cx, path, "point \"%s\" does not exist (no point has that name)", ref);
+        return sjson_error(cx, path, "point \"%s\" does not exist (did you mean \"%s\"?)", r, hint);
+    return sjson_error(cx, path, "point \"%s\" does not exist (no point has that name)", r);
 }
 
 int sref_resolve(const struct sref_table *t, const struct model *m, const struct sjson *cx,
