@@ -46,6 +46,23 @@ static void describe_bodies(FILE *out, const struct model *m)
     }
 }
 
+/* The constraint families beyond links and the triangles, a line each where there are any
+ * (so a scenario of points and links reads as before). */
+static void describe_constraints(FILE *out, const struct model *m)
+{
+    const struct {
+        const char *name;
+        size_t n;
+    } family[] = {{"angles", m->nangles},
+                  {"areas", m->nareas},
+                  {"shapes", m->nshapes},
+                  {"attachments", m->nattachments},
+                  {"faces", m->nfaces}};
+    for (size_t i = 0; i < sizeof family / sizeof *family; i++)
+        if (family[i].n > 0)
+            fprintf(out, KEY "%zu\n", family[i].name, family[i].n);
+}
+
 static void describe_time(FILE *out, const struct model *m)
 {
     fprintf(out, KEY, "dt");
@@ -93,6 +110,7 @@ void describe_model(FILE *out, const struct model *m)
         fprintf(out, KEY "%s\n", "file", m->source);
     fprintf(out, KEY "%zu\n" KEY "%zu\n" KEY "%zu\n", "points", m->npoints, "links", m->nlinks,
             "pins", m->npins);
+    describe_constraints(out, m);
     describe_bodies(out, m);
     fprintf(out, KEY "%d\n", "dimensions", m->dims);
     describe_time(out, m);

@@ -76,7 +76,7 @@ struct area {
     double rest;       /* initial area or volume */
     double pressure;   /* target = pressure * rest; 1 keeps the shape's own size */
     double stiffness;  /* verlet/pbd: 0..1 */
-    double compliance; /* xpbd: per m^2 or m^3 per N; 0 = rigid */
+    double compliance; /* xpbd: m^4/J (area) or m^6/J (volume); 0 = rigid */
 };
 
 /* Shape matching (Mueller et al. 2005) over points shape_index[first..first+count) with
@@ -110,6 +110,8 @@ struct body {
     enum body_type type;
     uint32_t first_point, npoints;
     uint32_t first_link, nlinks;
+    uint32_t grid_cols; /* cloth, hair: points per row (strand), so that "name.R.C" is point
+                           R * grid_cols + C of the body; 0 = not a grid */
 };
 
 struct model {
@@ -126,6 +128,11 @@ struct model {
     int iterations; /* constraint iterations per substep */
     enum solver_order order;
     double damping; /* verlet: velocity multiplier per substep, 0..1 (1 = none) */
+
+    /* pbd and xpbd read damping as the fraction of velocity kept per second: v *= damping^h
+     * every substep of h seconds, so it does not change with dt. */
+    int max_length_pass; /* 1: after the iterations, pull each point back within its path
+                            length (sum of rest lengths) from the nearest pinned point */
 
     vec3 gravity; /* m/s^2 */
 
@@ -165,6 +172,7 @@ struct model {
 
     unsigned formats; /* enum output_format bits */
     long every;       /* record every k-th step (step 0 is always recorded) */
+    int metrics;      /* 1: write metrics.csv (output.metrics, default 1) */
 
     /* allocated lengths while building */
     size_t point_cap, link_cap, pin_cap, body_cap, angle_cap, area_cap, area_index_cap, shape_cap,

@@ -4,6 +4,11 @@
 # is refused with a message. Run by `make check-slow`: it takes seconds, not milliseconds.
 . "$top_srcdir/tests/lib.sh"
 
+if [ "${CATENA_SLOW_TESTS:-0}" != 1 ]; then
+    echo "SKIP: a slow test: make check-slow runs it"
+    exit 77
+fi
+
 # Bounds, generous for a slow machine (this one: ~6 s and ~1.4 GB for the load): cJSON's
 # tree takes ~14 bytes per byte of JSON, and an unbounded growth would blow through these.
 time_limit=300

@@ -5,6 +5,11 @@
 # valgrind, or for a build with AddressSanitizer, which valgrind cannot run.
 . "$top_srcdir/tests/lib.sh"
 
+if [ "${CATENA_SLOW_TESTS:-0}" != 1 ]; then
+    echo "SKIP: a slow test: make check-slow runs it"
+    exit 77
+fi
+
 if ! command -v valgrind >/dev/null 2>&1; then
     echo "SKIP: valgrind not found (install valgrind)"
     exit 77
