@@ -25,6 +25,10 @@ enum {
     FUZZ_MAX_OVERRIDES = 8,
 };
 
+/* Constraint projections per input, about: a few milliseconds. The steps are cut to fit
+ * (at least one step is always taken). */
+#define FUZZ_WORK 2e6
+
 #define LABEL "fuzz.json"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -51,6 +55,11 @@ static void step_model(struct model *m)
         m->substeps = FUZZ_SUBSTEPS;
     if (m->iterations > FUZZ_ITERATIONS)
         m->iterations = FUZZ_ITERATIONS;
+    const double per_step = (double)(m->npoints + m->nlinks + m->nangles + m->narea_index +
+                                     m->nfaces + m->nshape_index + m->nattachments + 1) *
+                            m->substeps * m->iterations;
+    if (m->steps > 1 && m->steps * per_step > FUZZ_WORK)
+        m->steps = per_step >= FUZZ_WORK ? 1 : (long)(FUZZ_WORK / per_step);
     struct state *s = state_create(m);
     if (!s)
         return;
@@ -65,7 +74,7 @@ static size_t take_overrides(const char **text, size_t *len, char **store,
                              struct scenario_override *ov)
 {
     size_t n = 0;
-    while (n<FUZZ_MAX_OVERRIDES && * len> 0 && **text == '#') {
+    while (*len > 0 && **text == '#' && n < FUZZ_MAX_OVERRIDES) {
         const char *nl = memchr(*text, '\n', *len);
         const size_t line = nl ? (size_t)(nl - *text) : *len;
         char *s = strndup(*text + 1, line - 1);
