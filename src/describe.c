@@ -100,7 +100,10 @@ static void describe_output(FILE *out, const struct model *m)
         }
     /* Frames are step 0 and every multiple of `every` up to `steps`. */
     const long frames = m->every > 0 ? m->steps / m->every + 1 : 1;
-    fprintf(out, "%ssummary.json\n" KEY "%ld (%ld frames)\n", sep, "every", m->every, frames);
+    fprintf(out, "%sscenario.json, summary.json", sep);
+    if (m->reports & REPORT_CATENARY)
+        fputs(", catenary.json, catenary.txt", out);
+    fprintf(out, "\n" KEY "%ld (%ld frames)\n", "every", m->every, frames);
 }
 
 void describe_model(FILE *out, const struct model *m)

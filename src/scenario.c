@@ -13,6 +13,7 @@
 
 #include <nettle/sha2.h>
 
+#include "fmt_double.h"
 #include "scenario_json.h"
 #include "scenario_loader.h"
 #include "scenario_refs.h"
@@ -68,6 +69,7 @@ static const struct sjson_key output_keys[] = {
     {"trajectory", 0},
     {"every", 0},
     {"metrics", 0},
+    {"reports", 0},
     {NULL, 0},
 };
 static const struct sjson_key point_keys[] = {
@@ -521,6 +523,7 @@ static int (*const sections[])(struct loader *) = {
     check_duplicate_pins,
     read_links,
     scenario_read_constraints, /* right after read_links: it reads links[] again */
+    scenario_read_reports,
 };
 // clang-format on
 
@@ -548,6 +551,43 @@ static void sha256_hex(const char *text, size_t len, char hex[65])
 struct scenario_options scenario_options_default(void)
 {
     return (struct scenario_options){.max_points = SCENARIO_MAX_POINTS};
+}
+
+/* Replaces every number under item by raw text in fmt_double's shortest round-trip form:
+ * cJSON prints some doubles with 15 digits when they come within an ulp, not bit for bit. */
+static int numbers_exact(cJSON *item)
+{
+    for (cJSON *e = item->child, *next; e; e = next) {
+        next = e->next;
+        if (!cJSON_IsNumber(e)) {
+            if (numbers_exact(e))
+                return -1;
+            continue;
+        }
+        char buf[FMT_DOUBLE_SIZE];
+        fmt_double(buf, e->valuedouble);
+        cJSON *raw = cJSON_CreateRaw(buf);
+        if (!raw)
+            return -1;
+        raw->string = e->string; /* the member's key moves over (NULL in arrays) */
+        e->string = NULL;
+        cJSON_ReplaceItemViaPointer(item, e, raw);
+    }
+    return 0;
+}
+
+/* Keeps the effective scenario's text in the model: the tree after the overrides, with the
+ * name taken from the file name written out, so that the text alone loads to the same model
+ * under the same name. */
+static int keep_effective_text(struct loader *ld, cJSON *root)
+{
+    if (!sjson_child(root, "name") && !cJSON_AddStringToObject(root, "name", ld->m->name))
+        return scenario_oom(ld);
+    if (numbers_exact(root))
+        return scenario_oom(ld);
+    if (!(ld->m->scenario_json = cJSON_Print(root)))
+        return scenario_oom(ld);
+    return 0;
 }
 
 struct model *scenario_parse(const char *label, const char *text, size_t len,
@@ -583,7 +623,7 @@ struct model *scenario_parse_opts(const char *label, const char *text, size_t le
         goto fail;
     }
     sha256_hex(text, len, ld.m->sha256);
-    if (read_scenario(&ld))
+    if (read_scenario(&ld) || keep_effective_text(&ld, root))
         goto fail;
     goto done;
 fail:

@@ -51,4 +51,7 @@ int scenario_read_bodies(struct loader *ld);
 /* Sections in their own files, registered in scenario.c's sections[]. */
 int scenario_read_constraints(struct loader *ld); /* scenario_constraints.c */
 
+/* output.reports (scenario_report.c). */
+int scenario_read_reports(struct loader *ld);
+
 #endif

@@ -87,10 +87,10 @@ check "nothing is written for bad input" test ! -e "$tmp/never"
 catena run -o "$tmp/a" "$tmp/small.json"
 expect_status 0 "run exits 0"
 check "run prints nothing when all is well" test ! -s "$tmp/err"
-for f in trajectory.csv trajectory.json trajectory.npy metrics.csv summary.json; do
+for f in trajectory.csv trajectory.json trajectory.npy metrics.csv summary.json scenario.json; do
     check "run writes $f" test -f "$tmp/a/$f"
 done
-expect_eq "$(find "$tmp/a" -type f | wc -l | tr -d ' ')" 5 "run leaves no temporary file"
+expect_eq "$(find "$tmp/a" -type f | wc -l | tr -d ' ')" 6 "run leaves no temporary file"
 expect_eq "$(lines "$tmp/a/trajectory.csv")" $((1 + 5 * points)) "csv: a header and 5 frames"
 check "csv header" grep -qx 'step,time,point,x,y' "$tmp/a/trajectory.csv"
 expect_eq "$(grep -o '"step"' "$tmp/a/trajectory.json" | wc -l | tr -d ' ')" 5 "json: 5 frames"
@@ -136,6 +136,18 @@ expect_status 0 "run with --set exits 0"
 check "--set solver.iterations=40 takes effect" json_has "$tmp/e/summary.json" iterations 40
 check "--set time.steps=3 takes effect" json_has "$tmp/e/summary.json" steps_done 3
 expect_eq "$(lines "$tmp/e/trajectory.csv")" $((1 + 2 * points)) "--every 3 wins over --set"
+
+# scenario.json is the effective scenario: run again, it gives the same bytes, overrides
+# included, and the name the first run took from its file name.
+sed '/"name": "small",/d' "$tmp/small.json" >"$tmp/unnamed.json"
+catena run --set solver.iterations=40 --steps 3 -o "$tmp/e1" "$tmp/unnamed.json"
+expect_status 0 "run of an unnamed scenario exits 0"
+catena run -o "$tmp/e2" "$tmp/e1/scenario.json"
+expect_status 0 "scenario.json runs"
+check "scenario.json reproduces the run" cmp -s "$tmp/e1/trajectory.csv" "$tmp/e2/trajectory.csv"
+check "scenario.json reproduces itself" cmp -s "$tmp/e1/scenario.json" "$tmp/e2/scenario.json"
+check "scenario.json keeps the overrides" json_has "$tmp/e1/scenario.json" iterations 40
+check "scenario.json names the scenario" json_has "$tmp/e1/scenario.json" name '"unnamed"'
 
 # --- validate
 

@@ -108,7 +108,7 @@ if [ "$(id -u)" -ne 0 ]; then
     chmod 555 "$tmp/ro"
     catena run -q -o "$tmp/ro" "$tmp/small.json"
     expect_status 1 "read-only output directory: exit 1"
-    expect_message "$tmp/ro/trajectory.csv: cannot create: Permission denied" \
+    expect_message "$tmp/ro/scenario.json: cannot create: Permission denied" \
         "read-only output directory: the message names the file"
     expect_empty "$tmp/ro" "read-only output directory: nothing written"
     chmod 755 "$tmp/ro"
@@ -116,7 +116,7 @@ elif [ $can_mount = yes ] && mount -t tmpfs -o ro,size=64k tmpfs "$tmp/ro"; then
     mounts="$mounts $tmp/ro"
     catena run -q -o "$tmp/ro" "$tmp/small.json"
     expect_status 1 "read-only file system: exit 1"
-    expect_message "$tmp/ro/trajectory.csv: cannot create: Read-only file system" \
+    expect_message "$tmp/ro/scenario.json: cannot create: Read-only file system" \
         "read-only file system: the message names the file"
     expect_empty "$tmp/ro" "read-only file system: nothing written"
 else
@@ -133,7 +133,9 @@ if [ $can_mount = yes ]; then
     expect_status 1 "full file system: exit 1"
     expect_message "$tmp/full/run/trajectory.csv: cannot write: No space left on device" \
         "full file system: the message names the file"
-    expect_empty "$tmp/full/run" "full file system: no partial file, no temporary file"
+    # scenario.json, written whole before the run started, is all that stays.
+    expect_eq "$(ls -A "$tmp/full/run" | tr '\n' ' ')" "scenario.json " \
+        "full file system: no partial file, no temporary file"
 else
     echo "SKIP: full tmpfs (needs root and permission to mount)"
 fi
