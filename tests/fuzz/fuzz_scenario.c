@@ -2,9 +2,10 @@
  * and the validate description. Leading lines "#PATH=VALUE" are --set overrides, so the
  * override code is fuzzed too. Whatever the input, the loader must return a model or a
  * one-line message that names the file, and a loaded model must step without undefined
- * behaviour; anything else aborts (a finding). Models are capped (FUZZ_MAX_POINTS, and
- * steps, substeps, iterations clamped) so that every input runs in milliseconds. Any
- * section or key a feature adds to the loader is reached through the same entry point. */
+ * behaviour, and so must the reports it asks for; anything else aborts (a finding). Models are
+ * capped (FUZZ_MAX_POINTS, and steps, substeps, iterations clamped) so that every input runs in
+ * milliseconds. Any section or key a feature adds to the loader is reached through the same entry
+ * point. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 
 #include "describe.h"
 #include "model.h"
+#include "report_catenary.h"
 #include "scenario.h"
 #include "solver.h"
 #include "state.h"
@@ -46,8 +48,31 @@ static void check_message(const struct catena_error *err)
     abort();
 }
 
-/* Steps the model with its run clamped, stopping where run.c would (divergence). */
-static void step_model(struct model *m)
+/* The reports a completed run would write (run.c), built on the final state; their text
+ * goes to /dev/null. A report that cannot be made must say why on one line. */
+static void report_model(const struct model *m, const struct state *s, FILE *null)
+{
+    if (!(m->reports & REPORT_CATENARY))
+        return;
+    const struct report_catenary_options ro = {.label = LABEL, .first = -1, .last = -1};
+    struct report_catenary *rep = NULL;
+    struct catena_error err;
+    if (report_catenary_build(m, s->x, s->step, s->t, &ro, &rep, &err) != CATENA_OK) {
+        if (strncmp(err.msg, LABEL, strlen(LABEL)) != 0 || strchr(err.msg, '\n')) {
+            fprintf(stderr, "fuzz: bad report message (code %d): %s\n", err.code, err.msg);
+            abort();
+        }
+        return;
+    }
+    if (null)
+        report_catenary_text(null, rep, LABEL);
+    free(report_catenary_json(rep, LABEL));
+    report_catenary_destroy(rep);
+}
+
+/* Steps the model with its run clamped, stopping where run.c would (divergence), then
+ * makes its reports when it got to the end. */
+static void step_model(struct model *m, FILE *null)
 {
     if (m->steps > FUZZ_STEPS)
         m->steps = FUZZ_STEPS;
@@ -66,6 +91,8 @@ static void step_model(struct model *m)
     while (s->step < m->steps && solver_find_diverged(s) < 0)
         solver_step(m, s);
     (void)solver_max_stretch(m, s);
+    if (solver_find_diverged(s) < 0)
+        report_model(m, s, null);
     state_destroy(s);
 }
 
@@ -109,11 +136,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_message(&err);
     } else {
         FILE *null = fopen("/dev/null", "w");
-        if (null) {
+        if (null)
             describe_model(null, m);
+        step_model(m, null);
+        if (null)
             fclose(null);
-        }
-        step_model(m);
         model_destroy(m);
     }
     for (size_t i = 0; i < o.nov; i++)
