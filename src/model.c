@@ -223,6 +223,9 @@ void model_destroy(struct model *m)
         free(m->bodies[i].name);
     free(m->name);
     free(m->source);
+    for (size_t i = 0; i < m->noverrides; i++)
+        free(m->overrides[i]);
+    free(m->overrides);
     free(m->scenario_json);
     free(m->x0);
     free(m->v0);

@@ -125,6 +125,8 @@ struct model {
     char sha256[65]; /* hex SHA-256 of the scenario file's bytes */
     int dims;        /* 2 or 3; in 2D every z is 0 */
 
+    char **overrides; /* [noverrides] the --set overrides applied, "PATH=VALUE", in order */
+    size_t noverrides;
     /* The effective scenario as JSON text: the file after the --set overrides, with "name"
      * filled in. A run writes it as scenario.json, so that the run directory alone rebuilds
      * the model. NULL for models built in code. */

@@ -553,6 +553,26 @@ struct scenario_options scenario_options_default(void)
     return (struct scenario_options){.max_points = SCENARIO_MAX_POINTS};
 }
 
+/* Keeps the overrides as "PATH=VALUE" in the model, so summary.json says exactly what ran
+ * (catena sweep compares them to decide whether a finished run can be reused). */
+static int record_overrides(struct model *m, const struct scenario_override *ov, size_t nov)
+{
+    if (nov == 0)
+        return 0;
+    if (!(m->overrides = calloc(nov, sizeof *m->overrides)))
+        return -1;
+    for (; m->noverrides < nov; m->noverrides++) {
+        const struct scenario_override *o = &ov[m->noverrides];
+        const size_t n = strlen(o->path) + strlen(o->value) + 2;
+        char *s = malloc(n);
+        if (!s)
+            return -1;
+        snprintf(s, n, "%s=%s", o->path, o->value);
+        m->overrides[m->noverrides] = s;
+    }
+    return 0;
+}
+
 /* Replaces every number under item by raw text in fmt_double's shortest round-trip form:
  * cJSON prints some doubles with 15 digits when they come within an ulp, not bit for bit. */
 static int numbers_exact(cJSON *item)
@@ -618,7 +638,7 @@ struct model *scenario_parse_opts(const char *label, const char *text, size_t le
         if (scenario_override_apply(root, &o->ov[i], err))
             goto fail;
     if (!(ld.m = model_create()) || !(ld.names = sref_create()) ||
-        !(ld.m->source = strdup(label))) {
+        !(ld.m->source = strdup(label)) || record_overrides(ld.m, o->ov, o->nov)) {
         scenario_oom(&ld);
         goto fail;
     }

@@ -66,6 +66,9 @@ static cJSON *build(const struct model *m, const struct run_result *r)
     need(add_string_or_null(sc, "name", m->name), &ok);
     need(add_string_or_null(sc, "file", m->source), &ok);
     need(cJSON_AddStringToObject(sc, "sha256", m->sha256), &ok);
+    cJSON *ov = need(cJSON_AddArrayToObject(sc, "overrides"), &ok);
+    for (size_t i = 0; i < m->noverrides; i++)
+        add_item(ov, NULL, cJSON_CreateString(m->overrides[i]), &ok);
 
     add_parameters(root, m, &ok);
 
