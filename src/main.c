@@ -33,6 +33,7 @@ enum {
     OPT_FORMAT,
     OPT_SET,
     OPT_MAX_POINTS,
+    OPT_UNTIL_SETTLED,
     OPT_BODY,
     OPT_POINTS,
     OPT_STEP,
@@ -54,6 +55,7 @@ static const struct option run_longopts[] = {
     {"format", required_argument, NULL, OPT_FORMAT},
     {"set", required_argument, NULL, OPT_SET},
     {"max-points", required_argument, NULL, OPT_MAX_POINTS},
+    {"until-settled", required_argument, NULL, OPT_UNTIL_SETTLED},
     {"report", required_argument, NULL, OPT_REPORT},
     {"plot", no_argument, NULL, OPT_RUN_PLOT},
     {"quiet", no_argument, NULL, 'q'},
@@ -127,6 +129,10 @@ static void usage(FILE *out)
           "      --every=K          record every K-th step (sets output.every)\n"
           "      --format=LIST      trajectory formats, comma-separated: csv, json, npy\n"
           "                         (sets output.trajectory)\n"
+          "      --until-settled=SPEED\n"
+          "                         stop once every free point has stayed slower than\n"
+          "                         SPEED m/s for a while (1 s unless the scenario says;\n"
+          "                         sets time.until_settled.speed)\n"
           "      --set=PATH=VALUE   override a scalar by its dotted path, e.g.\n"
           "                         solver.iterations=40 or points.3.mass=2 (repeatable)\n"
           "      --report=LIST      reports to write at the end, comma-separated:\n"
@@ -287,9 +293,10 @@ static int run_model(const struct model *m, const char *out_dir, int quiet, int 
 
 static int cmd_run(int argc, char **argv)
 {
-    /* At most one override per argument, plus --steps, --every, --format and --report. */
-    struct scenario_override *ov = calloc((size_t)argc + 4, sizeof *ov);
-    const char *out_dir = NULL, *steps = NULL, *every = NULL;
+    /* At most one override per argument, plus --steps, --every, --format, --report and
+     * --until-settled. */
+    struct scenario_override *ov = calloc((size_t)argc + 5, sizeof *ov);
+    const char *out_dir = NULL, *steps = NULL, *every = NULL, *settle = NULL;
     char formats[64] = "", reports[256] = "";
     size_t nov = 0;
     struct scenario_options so = scenario_options_default();
@@ -320,6 +327,9 @@ static int cmd_run(int argc, char **argv)
         case OPT_FORMAT:
             if (parse_formats(optarg, formats, sizeof formats))
                 goto bad_usage;
+            break;
+        case OPT_UNTIL_SETTLED:
+            settle = optarg;
             break;
         case OPT_SET:
             if (parse_set(optarg, &ov[nov++]))
@@ -355,6 +365,8 @@ static int cmd_run(int argc, char **argv)
         ov[nov++] = (struct scenario_override){.path = "output.every", .value = every};
     if (formats[0])
         ov[nov++] = (struct scenario_override){.path = "output.trajectory", .value = formats};
+    if (settle)
+        ov[nov++] = (struct scenario_override){.path = "time.until_settled.speed", .value = settle};
     if (reports[0])
         ov[nov++] = (struct scenario_override){.path = "output.reports", .value = reports};
 

@@ -45,12 +45,15 @@ static const struct sjson_key top_keys[] = {
     {"areas", 0},
     {"shapes", 0},
     {"attachments", 0},
+    {"obstacles", 0},
+    {"events", 0},
     {NULL, 0},
 };
 static const struct sjson_key time_keys[] = {
     {"dt", 1},
     {"steps", 1},
     {"substeps", 0},
+    {"until_settled", 0},
     {NULL, 0},
 };
 static const struct sjson_key solver_keys[] = {
@@ -59,10 +62,13 @@ static const struct sjson_key solver_keys[] = {
     {"order", 0},
     {"damping", 0},
     {"max_length_pass", 0},
+    {"collide_every", 0},
     {NULL, 0},
 };
 static const struct sjson_key world_keys[] = {
     {"gravity", 0},
+    {"wind", 0},
+    {"gust", 0},
     {NULL, 0},
 };
 static const struct sjson_key output_keys[] = {
@@ -95,6 +101,7 @@ static const struct sjson_key link_keys[] = {
 static const struct sjson_key pin_keys[] = {
     {"point", 1},
     {"at", 0},
+    {"motion", 0},
     {NULL, 0},
 };
 
@@ -364,7 +371,9 @@ static int read_pins(struct loader *ld)
         vec3 at = ld->m->x0[point];
         if (sjson_get_vector(&ld->cx, e, p, "at", ld->m->dims, &at))
             return CATENA_EINPUT;
-        const int rc = scenario_add_pin(ld, point, at, -1, i);
+        int rc = scenario_add_pin(ld, point, at, -1, i);
+        if (!rc)
+            rc = scenario_read_pin_motion(ld, e, p, ld->m->npins - 1);
         if (rc)
             return rc;
     }
@@ -515,15 +524,19 @@ static int (*const sections[])(struct loader *) = {
     read_time,
     read_solver,
     read_world,
+    scenario_read_world_settings,
+    scenario_read_obstacles,
     read_output,
     read_points,
     scenario_read_bodies,
+    scenario_read_body_world,
     check_has_points,
     read_pins,
     check_duplicate_pins,
     read_links,
     scenario_read_constraints, /* right after read_links: it reads links[] again */
     scenario_read_reports,
+    scenario_read_events,      /* last: cuts append the points and links they reserve */
 };
 // clang-format on
 
