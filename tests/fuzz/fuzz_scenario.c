@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "describe.h"
+#include "events.h"
 #include "model.h"
 #include "report_catenary.h"
 #include "scenario.h"
@@ -70,8 +71,15 @@ static void report_model(const struct model *m, const struct state *s, FILE *nul
     report_catenary_destroy(rep);
 }
 
-/* Steps the model with its run clamped, stopping where run.c would (divergence), then
- * makes its reports when it got to the end. */
+/* Whether a step of the working copy stays cheap: a "set" event may raise the solver's
+ * iterations or substeps past the caps, and then stepping stops. */
+static int affordable(const struct model *lm)
+{
+    return lm->iterations <= FUZZ_ITERATIONS && lm->substeps <= FUZZ_SUBSTEPS;
+}
+
+/* Steps the model as run.c does (events at every step boundary, on the run's working copy),
+ * its run clamped, stopping at a divergence; then makes the reports of a completed run. */
 static void step_model(struct model *m, FILE *null)
 {
     if (m->steps > FUZZ_STEPS)
@@ -85,15 +93,22 @@ static void step_model(struct model *m, FILE *null)
                             m->substeps * m->iterations;
     if (m->steps > 1 && m->steps * per_step > FUZZ_WORK)
         m->steps = per_step >= FUZZ_WORK ? 1 : (long)(FUZZ_WORK / per_step);
-    struct state *s = state_create(m);
-    if (!s)
-        return;
-    while (s->step < m->steps && solver_find_diverged(s) < 0)
-        solver_step(m, s);
-    (void)solver_max_stretch(m, s);
-    if (solver_find_diverged(s) < 0)
-        report_model(m, s, null);
+    struct events *ev = events_create(m);
+    const struct model *lm = ev ? events_model(ev) : NULL;
+    struct state *s = lm ? state_create(lm) : NULL;
+    if (s && solver_find_diverged(s) < 0) {
+        events_boundary(ev, s);
+        while (s->step < lm->steps && affordable(lm) && solver_find_diverged(s) < 0) {
+            solver_step(lm, s);
+            if (solver_find_diverged(s) < 0)
+                events_boundary(ev, s);
+        }
+        (void)solver_max_stretch(lm, s);
+        if (solver_find_diverged(s) < 0)
+            report_model(lm, s, null);
+    }
     state_destroy(s);
+    events_destroy(ev);
 }
 
 /* Splits "#PATH=VALUE\n" lines off the front into overrides (strings in *store). */
