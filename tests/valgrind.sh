@@ -1,7 +1,8 @@
 #!/bin/sh
-# catena under valgrind's memcheck: three runs (the two shipped scenarios and a 3D rope
-# written in every format), a diverging run, an interrupted one, and validate on every
-# bad input, each without a memory error or a leak of any kind. Skipped (exit 77) without
+# catena under valgrind's memcheck: runs of shipped scenarios (a chain, with its catenary
+# report and plot too; a rope cut over obstacles; a ragdoll on platforms) and of a 3D rope
+# written in every format, a diverging run, an interrupted one, and validate on every bad
+# input, each without a memory error or a leak of any kind. Skipped (exit 77) without
 # valgrind, or for a build with AddressSanitizer, which valgrind cannot run.
 . "$top_srcdir/tests/lib.sh"
 
@@ -57,7 +58,12 @@ cat >"$tmp/rope3d.json" <<'JSON'
 JSON
 
 vg "run hanging-chain.json" 0 run -q --steps 300 -o "$tmp/a" "$top_srcdir/scenarios/hanging-chain.json"
-vg "run pendulum.json" 0 run -q -o "$tmp/b" "$top_srcdir/scenarios/pendulum.json"
+vg "run rope-cut.json (events, obstacles)" 0 run -q --steps 300 -o "$tmp/b" \
+    "$top_srcdir/scenarios/rope-cut.json"
+vg "run ragdoll-platforms.json (ragdoll, platforms, drag)" 0 run -q --steps 200 -o "$tmp/g" \
+    "$top_srcdir/scenarios/ragdoll-platforms.json"
+vg "run hanging-chain.json with its catenary report and plot" 0 run -q --steps 300 \
+    --report catenary --plot -o "$tmp/h" "$top_srcdir/scenarios/hanging-chain.json"
 vg "run a 3D rope in every format" 0 run -q -o "$tmp/c" "$tmp/rope3d.json"
 vg "a diverging run" 1 run -q --set world.gravity='[0,-1e14,0]' --set time.dt=1 -o "$tmp/d" \
     "$tmp/rope3d.json"
