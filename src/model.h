@@ -126,6 +126,7 @@ struct model {
     int iterations; /* constraint iterations per substep */
     enum solver_order order;
     double damping; /* verlet: velocity multiplier per substep, 0..1 (1 = none) */
+    int global;     /* 1: distance links of each body solved at once (solver_direct.h) */
 
     vec3 gravity; /* m/s^2 */
 

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "constraint_distance.h"
+#include "solver_direct.h"
 
 /* Verlet with per-substep damping; velocity is implicit in x - xprev. */
 static void integrate(const struct model *m, struct state *s, double h)
@@ -45,15 +46,37 @@ static void relax_links(const struct model *m, struct state *s)
     }
 }
 
+/* solver.global: each iteration is one global solve of the links the direct projection owns,
+ * then one Gauss-Seidel sweep over the rest (tethers, soft links), so what only Gauss-Seidel
+ * handles still sees every iteration. */
+static void relax_global(const struct model *m, struct state *s, double h)
+{
+    direct_begin(s->direct, s->x);
+    for (int it = 0; it < m->iterations; it++) {
+        direct_iterate(s->direct, m, s->x, h);
+        const int backward = m->order == ORDER_ALTERNATE && it % 2 == 1;
+        for (size_t k = 0; k < s->nlinks; k++) {
+            const size_t i = backward ? s->nlinks - 1 - k : k;
+            if (!direct_owns(s->direct, i))
+                distance_project(m, s, i);
+        }
+    }
+}
+
 /* Checked after all relaxation, so a transient stretch mid-sweep never breaks a link. */
 static void break_links(const struct model *m, struct state *s)
 {
+    int broke = 0;
     for (size_t i = 0; i < s->nlinks; i++) {
         const struct link *l = &m->links[i];
         if (s->alive[i] && l->break_stretch > 0.0 &&
-            v3_dist(s->x[l->a], s->x[l->b]) > l->break_stretch * l->rest)
+            v3_dist(s->x[l->a], s->x[l->b]) > l->break_stretch * l->rest) {
             s->alive[i] = 0;
+            broke = 1;
+        }
     }
+    if (broke && s->direct) /* the topology changed: components and orders with it */
+        direct_analyse(s->direct, m, s->alive);
 }
 
 void solver_step(const struct model *m, struct state *s)
@@ -62,7 +85,10 @@ void solver_step(const struct model *m, struct state *s)
     for (int k = 0; k < m->substeps; k++) {
         integrate(m, s, h); /* integrate: advance free points under gravity */
         hold_pins(m, s);    /* pins: anchored points sit at their anchors */
-        relax_links(m, s);  /* constraints: Gauss-Seidel sweeps over live links */
+        if (s->direct)
+            relax_global(m, s, h); /* constraints: global solves, Gauss-Seidel for the rest */
+        else
+            relax_links(m, s); /* constraints: Gauss-Seidel sweeps over live links */
     }
     break_links(m, s); /* breaks: once per step, after every substep */
     s->step++;         /* time: multiplied, not summed, so it does not drift */

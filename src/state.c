@@ -36,6 +36,12 @@ struct state *state_create(const struct model *m)
             s->xprev[i] = v3_add(v3_sub(m->x0[i], v3_scale(m->v0[i], h)), half_gh2);
     }
     memset(s->alive, 1, m->nlinks);
+    if (m->global) {
+        s->direct = direct_create(m);
+        if (!s->direct)
+            goto fail;
+        direct_analyse(s->direct, m, s->alive);
+    }
     s->step = 0;
     s->t = 0.0;
     return s;
@@ -52,5 +58,6 @@ void state_destroy(struct state *s)
     free(s->x);
     free(s->xprev);
     free(s->alive);
+    direct_destroy(s->direct);
     free(s);
 }

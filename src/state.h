@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "model.h"
+#include "solver_direct.h"
 
 struct state {
     size_t npoints, nlinks;
@@ -14,6 +15,7 @@ struct state {
     unsigned char *alive; /* [nlinks] 1 while the link holds, 0 once broken */
     long step;            /* steps completed */
     double t;             /* simulated time, s (= step * dt) */
+    struct direct *direct; /* the direct projection's workspace when m->global, else NULL */
 };
 
 /* Allocates a state at t = 0 from the model's initial positions and velocities;

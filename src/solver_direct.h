@@ -1,0 +1,57 @@
+/* The direct (global) projection of distance links (solver.global): each iteration solves the
+ * linearised constraints of a whole connected body at once instead of one link at a time, so
+ * the number of iterations it needs does not grow with the number of links.
+ *  - Components without loops (chains, trees): a Newton step on the projection's KKT system
+ *    [M + G, -J^T; J, a] (G: geometric stiffness of the tensions), eliminated from the leaves
+ *    to the root in O(N) (Baraff 1996; Tournier et al. 2015 for G). Its fixed point is the
+ *    mass-weighted closest point on the constraints, so a chain settles exactly on the
+ *    static equilibrium of the discrete chain, with no bias in dt or link order.
+ *  - Components with loops (cloth, soft bodies): fast projection (Goldenthal et al. 2007),
+ *    (J W J^T + a) dl = -C - a l, x += W J^T dl, solved by Jacobi-preconditioned conjugate
+ *    gradients, matrix-free.
+ * a = compliance / h^2 (XPBD), 0 for rigid links. Pinned points (W = 0) are not unknowns.
+ * The workspace belongs to the state: it is sized once, and neither direct_analyse nor an
+ * iteration allocates. */
+#ifndef CATENA_SOLVER_DIRECT_H
+#define CATENA_SOLVER_DIRECT_H
+
+#include <stddef.h>
+
+#include "model.h"
+
+struct direct;
+
+/* Counters of the last iterations, for benchmarks and the man page's complexity claims. */
+struct direct_stats {
+    size_t tree_points, tree_links; /* unknowns of the tree solver */
+    size_t graph_links;             /* unknowns of the conjugate gradient */
+    long cg_iterations;             /* conjugate-gradient iterations since direct_begin */
+};
+
+/* A workspace for m's points and links; call direct_analyse before iterating. NULL on OOM. */
+struct direct *direct_create(const struct model *m);
+
+/* NULL is a no-op. */
+void direct_destroy(struct direct *d);
+
+/* Sorts the live links into what the direct solver owns (distance links with a movable end:
+ * any compliance under xpbd, stiffness 1 otherwise) and what it leaves to Gauss-Seidel, splits
+ * them into connected components, and orders the trees for elimination. Run it again whenever
+ * a link breaks or a pin changes; it allocates nothing. */
+void direct_analyse(struct direct *d, const struct model *m, const unsigned char *alive);
+
+/* 1 when the direct solver owns link i (the Gauss-Seidel pass must skip it). */
+int direct_owns(const struct direct *d, size_t i);
+
+/* Starts a substep: x holds the predicted positions (integrated, pins held). */
+void direct_begin(struct direct *d, const vec3 *x);
+
+/* One iteration over every component, moving x. Displacements made by others between two
+ * iterations (the Gauss-Seidel pass: tethers, collisions) are kept, not undone. h is the
+ * substep, s. */
+void direct_iterate(struct direct *d, const struct model *m, vec3 *x, double h);
+
+/* The counters. */
+const struct direct_stats *direct_get_stats(const struct direct *d);
+
+#endif
