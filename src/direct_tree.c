@@ -85,8 +85,8 @@ static double geo(const struct direct *d, uint32_t l)
     return d->lambda[l] < 0.0 && d->len[l] > 0.0 ? -d->lambda[l] / d->len[l] : 0.0;
 }
 
-/* kacc[p] = m_p I + geometric stiffness of the links at p; racc[p] = -g_p. */
-static void assemble_point(struct direct *d, const struct model *m, const vec3 *x, uint32_t p)
+void direct_assemble_point(struct direct *d, const struct model *m, const vec3 *x, uint32_t p,
+                           unsigned char owner)
 {
     const int dim = d->dims;
     const double mass = 1.0 / m->inv_mass[p];
@@ -97,7 +97,7 @@ static void assemble_point(struct direct *d, const struct model *m, const vec3 *
     vec3 g = v3_scale(v3_sub(x[p], d->xpred[p]), mass);
     for (uint32_t s = d->adj_first[p]; s < d->adj_first[p + 1]; s++) {
         const uint32_t l = d->adj_link[s];
-        if (d->owner[l] != OWNER_TREE)
+        if (d->owner[l] != owner)
             continue;
         g = v3_sub(g, v3_scale(jac(d, m, l, p), d->lambda[l]));
         const double c = geo(d, l);
@@ -207,7 +207,7 @@ void direct_tree_iterate(struct direct *d, const struct model *m, vec3 *x, doubl
 {
     const double ih2 = 1.0 / (h * h);
     for (size_t k = 0; k < d->ntree; k++)
-        assemble_point(d, m, x, d->order[k]);
+        direct_assemble_point(d, m, x, d->order[k], OWNER_TREE);
     for (size_t k = d->ntree; k-- > 0;) /* leaves first: children follow parents in order[] */
         eliminate(d, m, d->order[k], ih2);
     for (size_t k = 0; k < d->ntree; k++)

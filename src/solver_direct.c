@@ -3,6 +3,7 @@
  * iteration over all components. The numerics live in direct_tree.c and direct_cg.c. */
 #include "direct_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,17 +75,10 @@ struct direct *direct_create(const struct model *m)
     d->racc = alloc_array(3 * np, sizeof *d->racc);
     d->dx = alloc_array(np, sizeof *d->dx);
     d->graph_link = alloc_array(nl, sizeof *d->graph_link);
-    d->cg_r = alloc_array(nl, sizeof *d->cg_r);
-    d->cg_z = alloc_array(nl, sizeof *d->cg_z);
-    d->cg_p = alloc_array(nl, sizeof *d->cg_p);
-    d->cg_q = alloc_array(nl, sizeof *d->cg_q);
-    d->cg_dl = alloc_array(nl, sizeof *d->cg_dl);
-    d->cg_u = alloc_array(np, sizeof *d->cg_u);
     if (!d->adj_first || !d->adj_link || !d->owner || !d->is_free || !d->alpha || !d->lambda ||
-        !d->n || !d->len || !d->xpred || !d->xlast || !d->order || !d->parent ||
-        !d->parent_link || !d->npins || !d->pin_link || !d->block_first || !d->kacc ||
-        !d->racc || !d->dx || !d->graph_link || !d->cg_r || !d->cg_z || !d->cg_p || !d->cg_q ||
-        !d->cg_dl || !d->cg_u)
+        !d->n || !d->len || !d->xpred || !d->xlast || !d->order || !d->parent || !d->parent_link ||
+        !d->npins || !d->pin_link || !d->block_first || !d->kacc || !d->racc || !d->dx ||
+        !d->graph_link)
         goto fail;
     build_adjacency(d, m);
     size_blocks(d);
@@ -92,7 +86,7 @@ struct direct *direct_create(const struct model *m)
     d->scratch = alloc_array(d->max_block * (d->max_block + (size_t)d->dims + 1) +
                                  (size_t)d->dims * (size_t)d->dims,
                              sizeof *d->scratch);
-    if (!d->block || !d->scratch)
+    if (!d->block || !d->scratch || direct_graph_create(d, m))
         goto fail;
     return d;
 
@@ -127,12 +121,7 @@ void direct_destroy(struct direct *d)
     free(d->dx);
     free(d->scratch);
     free(d->graph_link);
-    free(d->cg_r);
-    free(d->cg_z);
-    free(d->cg_p);
-    free(d->cg_q);
-    free(d->cg_dl);
-    free(d->cg_u);
+    direct_graph_destroy(d);
     free(d);
 }
 
@@ -143,8 +132,7 @@ static int is_owned(const struct model *m, const unsigned char *alive, const uns
 {
     const struct link *l = &m->links[i];
     return alive[i] && l->kind == LINK_DISTANCE && l->a != l->b &&
-           (is_free[l->a] || is_free[l->b]) &&
-           (m->method == METHOD_XPBD || l->stiffness >= 1.0);
+           (is_free[l->a] || is_free[l->b]) && (m->method == METHOD_XPBD || l->stiffness >= 1.0);
 }
 
 static uint32_t other_end(const struct model *m, size_t link, size_t p)
@@ -228,6 +216,7 @@ void direct_analyse(struct direct *d, const struct model *m, const unsigned char
         else if (d->ntree == first + 1 && d->npins[p] == 0)
             d->ntree = first; /* a lone point: nothing to solve */
     }
+    direct_graph_analyse(d, m);
     d->stats.tree_points = d->ntree;
     d->stats.tree_links = 0;
     for (size_t i = 0; i < d->nlinks; i++)
@@ -244,11 +233,8 @@ void direct_begin(struct direct *d, const vec3 *x)
 {
     memcpy(d->xpred, x, d->npoints * sizeof *x);
     memcpy(d->xlast, x, d->npoints * sizeof *x);
-    /* The fast projection's multipliers are those of one substep (XPBD); the trees keep
-     * theirs as the starting guess of the next substep's Newton iteration. */
-    for (size_t k = 0; k < d->ngraph; k++)
-        d->lambda[d->graph_link[k]] = 0.0;
-    d->stats.cg_iterations = 0;
+    d->last_residual = INFINITY; /* a factor kept from the last substep is tried first */
+    d->stats.factorizations = 0;
 }
 
 /* Length and direction of every owned link. Coincident points have no direction: any unit
@@ -276,7 +262,7 @@ void direct_iterate(struct direct *d, const struct model *m, vec3 *x, double h)
     }
     update_geometry(d, m, x);
     direct_tree_iterate(d, m, x, h);
-    direct_cg_iterate(d, m, x, h);
+    direct_graph_iterate(d, m, x, h);
     memcpy(d->xlast, x, d->npoints * sizeof *x);
 }
 

@@ -23,9 +23,10 @@ struct direct;
 
 /* Counters of the last iterations, for benchmarks and the man page's complexity claims. */
 struct direct_stats {
-    size_t tree_points, tree_links; /* unknowns of the tree solver */
-    size_t graph_links;             /* unknowns of the conjugate gradient */
-    long cg_iterations;             /* conjugate-gradient iterations since direct_begin */
+    size_t tree_points, tree_links;          /* unknowns of the tree solver */
+    size_t graph_links;                      /* links of components with loops */
+    size_t graph_unknowns, graph_factor_nnz; /* their KKT system and its LDL^T factor */
+    long factorizations;                     /* numeric factorisations since direct_begin */
 };
 
 /* A workspace for m's points and links; call direct_analyse before iterating. NULL on OOM. */
