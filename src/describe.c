@@ -69,6 +69,23 @@ static void describe_solver(FILE *out, const struct model *m)
         put_double(out, g[k]);
     }
     fputs("] m/s^2\n", out);
+    if (m->max_length_pass)
+        fprintf(out, KEY "%s\n", "max length", "pass after the iterations");
+}
+
+/* The constraint families beyond links, those the scenario has. */
+static void describe_constraints(FILE *out, const struct model *m)
+{
+    const struct {
+        const char *name;
+        size_t n;
+    } families[] = {{"angles", m->nangles},
+                    {"areas", m->nareas},
+                    {"shapes", m->nshapes},
+                    {"attachments", m->nattachments}};
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+        if (families[i].n > 0)
+            fprintf(out, KEY "%zu\n", families[i].name, families[i].n);
 }
 
 static void describe_output(FILE *out, const struct model *m)
@@ -81,6 +98,10 @@ static void describe_output(FILE *out, const struct model *m)
             fprintf(out, "%strajectory.%s", sep, traj_format_name(formats[i]));
             sep = ", ";
         }
+    if (m->metrics) {
+        fprintf(out, "%smetrics.csv", sep);
+        sep = ", ";
+    }
     /* Frames are step 0 and every multiple of `every` up to `steps`. */
     const long frames = m->every > 0 ? m->steps / m->every + 1 : 1;
     fprintf(out, "%ssummary.json\n" KEY "%ld (%ld frames)\n", sep, "every", m->every, frames);
@@ -94,6 +115,7 @@ void describe_model(FILE *out, const struct model *m)
     fprintf(out, KEY "%zu\n" KEY "%zu\n" KEY "%zu\n", "points", m->npoints, "links", m->nlinks,
             "pins", m->npins);
     describe_bodies(out, m);
+    describe_constraints(out, m);
     fprintf(out, KEY "%d\n", "dimensions", m->dims);
     describe_time(out, m);
     describe_solver(out, m);

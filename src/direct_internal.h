@@ -23,6 +23,8 @@ struct direct {
     uint32_t *adj_first;    /* [npoints + 1] CSR of the links at each point */
     uint32_t *adj_link;     /* [2 nlinks] */
     unsigned char *owner;   /* [nlinks] enum direct_owner */
+    uint32_t *leftover;     /* [nlinks] live links owned by none, in link order */
+    size_t nleftover;
     unsigned char *is_free; /* [npoints] inverse mass > 0 */
     double *alpha;          /* [nlinks] compliance (xpbd) or 0, m/N */
     double *lambda;         /* [nlinks] accumulated multiplier, N s^2 (tree: kept as warm start) */

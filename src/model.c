@@ -20,6 +20,7 @@ struct model *model_create(void)
     m->gravity = v3(0, -9.81, 0);
     m->formats = FORMAT_CSV;
     m->every = 1;
+    m->metrics = 1;
     return m;
 }
 

@@ -76,7 +76,7 @@ struct area {
     double rest;       /* initial area or volume */
     double pressure;   /* target = pressure * rest; 1 keeps the shape's own size */
     double stiffness;  /* verlet/pbd: 0..1 */
-    double compliance; /* xpbd: per m^2 or m^3 per N; 0 = rigid */
+    double compliance; /* xpbd: m^4/J (area) or m^6/J (volume); 0 = rigid */
 };
 
 /* Shape matching (Mueller et al. 2005) over points shape_index[first..first+count) with
@@ -128,6 +128,11 @@ struct model {
     double damping; /* verlet: velocity multiplier per substep, 0..1 (1 = none) */
     int global;     /* 1: distance links of each body solved at once (solver_direct.h) */
 
+    /* pbd and xpbd read damping as the fraction of velocity kept per second: v *= damping^h
+     * every substep of h seconds, so it does not change with dt. */
+    int max_length_pass; /* 1: after the iterations, pull each point back within its path
+                            length (sum of rest lengths) from the nearest pinned point */
+
     vec3 gravity; /* m/s^2 */
 
     size_t npoints;
@@ -166,6 +171,7 @@ struct model {
 
     unsigned formats; /* enum output_format bits */
     long every;       /* record every k-th step (step 0 is always recorded) */
+    int metrics;      /* 1: write metrics.csv (output.metrics, default 1) */
 
     /* allocated lengths while building */
     size_t point_cap, link_cap, pin_cap, body_cap, angle_cap, area_cap, area_index_cap, shape_cap,

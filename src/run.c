@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "metrics.h"
 #include "outfile.h"
 #include "progress.h"
 #include "solver.h"
@@ -36,6 +37,7 @@ struct run {
     const struct model *m;
     struct state *s;
     struct traj_writer *w[NFORMATS]; /* NULL for the formats not written */
+    struct metrics_writer *metrics;  /* NULL unless metrics.csv is written */
     long diverged;                   /* first diverged point, or -1 */
     struct sigaction old[NSTOP];     /* handlers to restore at the end */
 };
@@ -79,6 +81,8 @@ static int writers_open(struct run *run, const char *dir, struct catena_error *e
         if (!run->w[i])
             return err->code;
     }
+    if (run->m->metrics && !(run->metrics = metrics_open(dir, err)))
+        return err->code;
     return CATENA_OK;
 }
 
@@ -87,6 +91,8 @@ static int writers_record(struct run *run, struct catena_error *err)
     for (size_t i = 0; i < NFORMATS; i++)
         if (run->w[i] && traj_frame(run->w[i], run->m, run->s, err))
             return err->code;
+    if (run->metrics && metrics_record(run->metrics, run->m, run->s, err))
+        return err->code;
     return CATENA_OK;
 }
 
@@ -103,6 +109,11 @@ static int writers_close(struct run *run, struct catena_error *err)
             traj_abort(run->w[i]);
         run->w[i] = NULL;
     }
+    if (run->metrics && rc == CATENA_OK)
+        rc = metrics_close(run->metrics, err);
+    else
+        metrics_abort(run->metrics);
+    run->metrics = NULL;
     return rc;
 }
 
@@ -112,6 +123,8 @@ static void writers_abort(struct run *run)
         traj_abort(run->w[i]);
         run->w[i] = NULL;
     }
+    metrics_abort(run->metrics);
+    run->metrics = NULL;
 }
 
 /* Steps until the last step, a divergence or a stop signal, recording frames on the way.
@@ -147,6 +160,7 @@ static void fill_result(const struct run *run, struct run_result *r)
     for (size_t i = 0; i < s->nlinks; i++)
         r->live_links += s->alive[i];
     r->diverged_point = run->diverged;
+    metrics_compute(run->m, s, &r->final);
     if (run->diverged >= 0) {
         r->status = RUN_DIVERGED;
     } else if (stop_signal && s->step < run->m->steps) {

@@ -4,6 +4,7 @@
 #define CATENA_RUN_H
 
 #include "error.h"
+#include "metrics.h"
 #include "model.h"
 
 enum run_status {
@@ -26,6 +27,7 @@ struct run_result {
     size_t live_links;     /* links not broken at the end */
     long diverged_point;   /* -1 unless status is RUN_DIVERGED */
     int signal;            /* the signal that stopped it when RUN_INTERRUPTED, else 0 */
+    struct metrics final;  /* metrics of the last state (metrics.h) */
 };
 
 /* Runs m into o->out_dir. Returns CATENA_OK, CATENA_EFAIL (diverged, or an output could

@@ -46,6 +46,10 @@ static const struct sjson_key top_keys[] = {
     {"pins", 0},
     {"bodies", 0},
     {"output", 0},
+    {"angles", 0},
+    {"areas", 0},
+    {"shapes", 0},
+    {"attachments", 0},
     {NULL, 0},
 };
 static const struct sjson_key time_keys[] = {
@@ -59,6 +63,7 @@ static const struct sjson_key solver_keys[] = {
     {"iterations", 0},
     {"order", 0},
     {"damping", 0},
+    {"max_length_pass", 0},
     {NULL, 0},
 };
 static const struct sjson_key world_keys[] = {
@@ -68,6 +73,7 @@ static const struct sjson_key world_keys[] = {
 static const struct sjson_key output_keys[] = {
     {"trajectory", 0},
     {"every", 0},
+    {"metrics", 0},
     {NULL, 0},
 };
 static const struct sjson_key point_keys[] = {
@@ -84,6 +90,10 @@ static const struct sjson_key link_keys[] = {
     {"rest", 0},
     {"stiffness", 0},
     {"break_stretch", 0},
+    {"compliance", 0},
+    {"EA", 0},
+    {"kind", 0},
+    {"break_force", 0},
     {NULL, 0},
 };
 static const struct sjson_key pin_keys[] = {
@@ -113,8 +123,8 @@ static const char *const body_type_names[] = {"rope", NULL};
 static const struct sjson_key *const body_type_keys[] = {rope_keys};
 
 /* Enum values as the file writes them, indexed by the model's enums. */
-static const char *const method_names[] = {"verlet", NULL};
-static const char *const order_names[] = {"forward", "alternate", NULL};
+static const char *const method_names[] = {"verlet", "pbd", "xpbd", NULL};
+static const char *const order_names[] = {"forward", "alternate", "colored", NULL};
 static const char *const format_names[] = {"csv", "json", "npy", NULL}; /* bit i = 1 << i */
 
 int scenario_oom(struct loader *ld)
@@ -677,11 +687,14 @@ static int check_has_points(struct loader *ld)
 
 /* The sections in order, one a line. Pins come before links so that "auto" rest lengths
  * measure the positions pins hold their points at. */
+// clang-format off
 static int (*const sections[])(struct loader *) = {
     read_version,         check_top,   read_name,   read_dimensions, read_time,        read_solver,
     read_world,           read_output, read_points, read_bodies,     check_has_points, read_pins,
     check_duplicate_pins, read_links,
+    scenario_read_constraints, /* right after read_links: it reads links[] again */
 };
+// clang-format on
 
 static int read_scenario(struct loader *ld)
 {

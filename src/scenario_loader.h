@@ -39,4 +39,7 @@ int scenario_check_size(struct loader *ld, const char *path, long long points, l
 /* Pins a point (recording where the pin came from for duplicate messages). */
 int scenario_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size_t entry);
 
+/* Sections in their own files, registered in scenario.c's sections[]. */
+int scenario_read_constraints(struct loader *ld); /* scenario_constraints.c */
+
 #endif

@@ -1,12 +1,21 @@
-/* The position-based step (Jakobsen, "Advanced Character Physics", 2001): per substep,
- * Verlet integration x' = x + (x - xprev) damping + g h^2, pins, then Gauss-Seidel sweeps
- * of distance projections; once per step, breaks. Reads the model, writes only the state. */
+/* The position-based step. Per substep: integrate (Verlet, Jakobsen 2001: x' = x + (x - xprev)
+ * damping + g h^2; or PBD's prediction, Mueller et al. 2007: v += g h, p* = x + v h), pins,
+ * multipliers reset (XPBD, Macklin et al. 2016), iterations of Gauss-Seidel projection over
+ * every constraint family, the max-length pass, then for pbd/xpbd v = (p* - x) / h. Once per
+ * step, after every substep: breaks. Reads the model, writes only the state. */
 #include "solver.h"
 
 #include <math.h>
+#include <string.h>
 
+#include "constraint.h"
+#include "constraint_angle.h"
+#include "constraint_area.h"
+#include "constraint_attachment.h"
 #include "constraint_distance.h"
+#include "constraint_shape.h"
 #include "solver_direct.h"
+#include "solver_work.h"
 
 /* Verlet with per-substep damping; velocity is implicit in x - xprev. */
 static void integrate(const struct model *m, struct state *s, double h)
@@ -21,6 +30,33 @@ static void integrate(const struct model *m, struct state *s, double h)
     }
 }
 
+/* PBD's prediction (Mueller et al. 2007, steps 5 and 7): v += g h, p* = x + v h; xprev keeps
+ * x for the velocity update. */
+static void predict(const struct model *m, struct state *s, double h)
+{
+    const vec3 gh = v3_scale(m->gravity, h);
+    for (size_t i = 0; i < s->npoints; i++) {
+        if (m->inv_mass[i] == 0.0)
+            continue;
+        s->v[i] = v3_add(s->v[i], gh);
+        s->xprev[i] = s->x[i];
+        s->x[i] = v3_add(s->x[i], v3_scale(s->v[i], h));
+    }
+}
+
+/* v = keep (p* - x) / h: whatever the projections did to a point becomes its velocity.
+ * keep = damping^h makes damping the fraction of velocity kept per second whatever the step.
+ * Damping here rather than after gravity (Mueller et al.'s step 6) leaves a point at rest
+ * unchanged, so the static equilibrium does not depend on the damping: damped after gravity,
+ * a hanging load would feel g keep instead of g. */
+static void update_velocities(const struct model *m, struct state *s, double h, double keep)
+{
+    const double f = keep / h;
+    for (size_t i = 0; i < s->npoints; i++)
+        if (m->inv_mass[i] != 0.0)
+            s->v[i] = v3_scale(v3_sub(s->x[i], s->xprev[i]), f);
+}
+
 /* Both x and xprev, so a pin never carries a velocity into the next substep. */
 static void hold_pins(const struct model *m, struct state *s)
 {
@@ -31,64 +67,107 @@ static void hold_pins(const struct model *m, struct state *s)
     }
 }
 
-/* Alternating the sweep direction spreads a correction both ways along a chain instead of
- * always favouring the end that is visited first. */
-static void relax_links(const struct model *m, struct state *s)
+/* XPBD's multipliers start from 0 every substep (Macklin et al. 2016, algorithm 1). */
+static void reset_multipliers(const struct model *m, struct state *s)
 {
-    for (int it = 0; it < m->iterations; it++) {
-        if (m->order == ORDER_ALTERNATE && it % 2 == 1) {
-            for (size_t i = s->nlinks; i-- > 0;)
-                distance_project(m, s, i);
-        } else {
-            for (size_t i = 0; i < s->nlinks; i++)
-                distance_project(m, s, i);
-        }
+    memset(s->link_lambda, 0, m->nlinks * sizeof *s->link_lambda);
+    memset(s->angle_lambda, 0, m->nangles * sizeof *s->angle_lambda);
+    memset(s->area_lambda, 0, m->nareas * sizeof *s->area_lambda);
+    memset(s->attach_lambda, 0, m->nattachments * sizeof *s->attach_lambda);
+}
+
+/* The links in the model's order. Alternating the sweep direction spreads a correction both
+ * ways along a chain instead of always favouring the end that is visited first; colour groups
+ * make the result independent of how links and points are numbered (solver_color.c). */
+static void relax_links(const struct constraint_ctx *cx, const struct model *m, struct state *s,
+                        int it)
+{
+    if (m->order == ORDER_COLORED) {
+        const struct solver_work *w = s->work;
+        for (size_t c = 0; c < w->ncolors; c++)
+            distance_relax_list(cx, m, s, w->link_order + w->color_start[c],
+                                w->color_start[c + 1] - w->color_start[c]);
+    } else {
+        distance_relax_range(cx, m, s, 0, s->nlinks, m->order == ORDER_ALTERNATE && it % 2 == 1);
     }
 }
 
-/* solver.global: each iteration is one global solve of the links the direct projection owns,
- * then one Gauss-Seidel sweep over the rest (tethers, soft links), so what only Gauss-Seidel
- * handles still sees every iteration. */
-static void relax_global(const struct model *m, struct state *s, double h)
+/* Every family once per iteration, links first and shapes last, so that a rigid shape
+ * (stiffness 1) is exactly rigid when the iterations end. */
+static void relax(const struct constraint_ctx *cx, const struct model *m, struct state *s)
 {
+    for (int it = 0; it < m->iterations; it++) {
+        relax_links(cx, m, s, it);
+        attachment_relax(cx, m, s);
+        angle_relax(cx, m, s);
+        area_relax(cx, m, s);
+        shape_relax(m, s);
+    }
+}
+
+/* solver.global: each iteration is one global solve of the links the direct projection owns
+ * (solver_direct.h), then one Gauss-Seidel pass over everything else in the order above: the
+ * links it leaves (tethers, soft links under verlet/pbd) in link order, welds, angles, areas,
+ * shapes. Its multipliers then stand in for the links' XPBD ones (tension, break_force). */
+static void relax_global(const struct constraint_ctx *cx, const struct model *m, struct state *s,
+                         double h)
+{
+    size_t nleft;
+    const uint32_t *left = direct_leftover(s->direct, &nleft);
     direct_begin(s->direct, s->x);
     for (int it = 0; it < m->iterations; it++) {
         direct_iterate(s->direct, m, s->x, h);
-        const int backward = m->order == ORDER_ALTERNATE && it % 2 == 1;
-        for (size_t k = 0; k < s->nlinks; k++) {
-            const size_t i = backward ? s->nlinks - 1 - k : k;
-            if (!direct_owns(s->direct, i))
-                distance_project(m, s, i);
-        }
+        distance_relax_list(cx, m, s, left, nleft);
+        attachment_relax(cx, m, s);
+        angle_relax(cx, m, s);
+        area_relax(cx, m, s);
+        shape_relax(m, s);
     }
+    direct_multipliers(s->direct, s->link_lambda);
 }
 
 /* Checked after all relaxation, so a transient stretch mid-sweep never breaks a link. */
 static void break_links(const struct model *m, struct state *s)
 {
-    int broke = 0;
     for (size_t i = 0; i < s->nlinks; i++) {
         const struct link *l = &m->links[i];
-        if (s->alive[i] && l->break_stretch > 0.0 &&
-            v3_dist(s->x[l->a], s->x[l->b]) > l->break_stretch * l->rest) {
+        if (!s->alive[i])
+            continue;
+        if ((l->break_stretch > 0.0 &&
+             v3_dist(s->x[l->a], s->x[l->b]) > l->break_stretch * l->rest) ||
+            (l->break_force > 0.0 && distance_tension(m, s, i) > l->break_force)) {
             s->alive[i] = 0;
-            broke = 1;
+            s->broke[s->nbroke++] = (uint32_t)i;
         }
     }
-    if (broke && s->direct) /* the topology changed: components and orders with it */
+    if (s->nbroke > 0)
+        s->work->tether_stale = 1;
+    if (s->nbroke > 0 && s->direct) /* the topology changed: components and orders with it */
         direct_analyse(s->direct, m, s->alive);
 }
 
 void solver_step(const struct model *m, struct state *s)
 {
     const double h = m->dt / m->substeps;
+    const struct constraint_ctx cx = constraint_ctx_make(m);
+    const double keep = m->method == METHOD_VERLET ? m->damping : pow(m->damping, h);
+    s->nbroke = 0;
     for (int k = 0; k < m->substeps; k++) {
-        integrate(m, s, h); /* integrate: advance free points under gravity */
-        hold_pins(m, s);    /* pins: anchored points sit at their anchors */
-        if (s->direct)
-            relax_global(m, s, h); /* constraints: global solves, Gauss-Seidel for the rest */
+        if (m->method == METHOD_VERLET)
+            integrate(m, s, h); /* integrate: advance free points under gravity */
         else
-            relax_links(m, s); /* constraints: Gauss-Seidel sweeps over live links */
+            predict(m, s, h); /* predict: p* = x + v h */
+        hold_pins(m, s);      /* pins: anchored points sit at their anchors */
+        if (m->method == METHOD_XPBD)
+            reset_multipliers(m, s); /* multipliers: from 0 every substep */
+        if (s->direct)
+            relax_global(&cx, m, s, h); /* constraints: global solves, Gauss-Seidel for the rest */
+        else
+            relax(&cx, m, s); /* constraints: Gauss-Seidel over every family */
+        if (m->max_length_pass)
+            tether_pass(m, s); /* max length: nothing beyond its reach of an anchor */
+        if (m->method != METHOD_VERLET)
+            update_velocities(m, s, h, keep); /* velocities: from what the projections did */
     }
     break_links(m, s); /* breaks: once per step, after every substep */
     s->step++;         /* time: multiplied, not summed, so it does not drift */
@@ -116,4 +195,12 @@ double solver_max_stretch(const struct model *m, const struct state *s)
                 max = r;
         }
     return max;
+}
+
+vec3 solver_velocity(const struct model *m, const struct state *s, size_t i)
+{
+    if (m->method != METHOD_VERLET)
+        return s->v[i];
+    const double h = m->dt / m->substeps;
+    return v3_scale(v3_sub(s->x[i], s->xprev[i]), 1.0 / h);
 }

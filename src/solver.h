@@ -1,13 +1,15 @@
 /* One fixed step of the position-based solver: the only entry point that changes a state.
- * Stages (per substep): integrate -> hold pins -> relax constraints; then, once per step,
- * breaks. Follows Jakobsen, "Advanced Character Physics" (2001). */
+ * Stages (per substep): integrate or predict -> hold pins -> relax constraints -> max-length
+ * pass -> velocities; then, once per step, breaks. Methods: Jakobsen's Verlet ("Advanced
+ * Character Physics", 2001), PBD (Mueller et al. 2007), XPBD (Macklin et al. 2016). */
 #ifndef CATENA_SOLVER_H
 #define CATENA_SOLVER_H
 
 #include "model.h"
 #include "state.h"
 
-/* Advances s by one step of m->dt (m->substeps substeps). Allocates nothing. */
+/* Advances s by one step of m->dt (m->substeps substeps). Allocates nothing. Afterwards
+ * s->broke[0..s->nbroke) lists the links that broke in this step. */
 void solver_step(const struct model *m, struct state *s);
 
 /* Index of the first point whose position is non-finite or beyond SOLVER_ABSURD metres,
@@ -17,5 +19,9 @@ long solver_find_diverged(const struct state *s);
 
 /* Largest length/rest over live links (1 = exactly at rest; 0 when there are none). */
 double solver_max_stretch(const struct model *m, const struct state *s);
+
+/* Velocity of point i, m/s: s->v for pbd and xpbd, (x - xprev) / h for verlet (the velocity
+ * the next substep carries on, before damping). */
+vec3 solver_velocity(const struct model *m, const struct state *s, size_t i);
 
 #endif

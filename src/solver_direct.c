@@ -58,6 +58,7 @@ struct direct *direct_create(const struct model *m)
     d->adj_first = alloc_array(np + 1, sizeof *d->adj_first);
     d->adj_link = alloc_array(2 * nl, sizeof *d->adj_link);
     d->owner = alloc_array(nl, sizeof *d->owner);
+    d->leftover = alloc_array(nl, sizeof *d->leftover);
     d->is_free = alloc_array(np, sizeof *d->is_free);
     d->alpha = alloc_array(nl, sizeof *d->alpha);
     d->lambda = alloc_array(nl, sizeof *d->lambda);
@@ -75,10 +76,10 @@ struct direct *direct_create(const struct model *m)
     d->racc = alloc_array(3 * np, sizeof *d->racc);
     d->dx = alloc_array(np, sizeof *d->dx);
     d->graph_link = alloc_array(nl, sizeof *d->graph_link);
-    if (!d->adj_first || !d->adj_link || !d->owner || !d->is_free || !d->alpha || !d->lambda ||
-        !d->n || !d->len || !d->xpred || !d->xlast || !d->order || !d->parent || !d->parent_link ||
-        !d->npins || !d->pin_link || !d->block_first || !d->kacc || !d->racc || !d->dx ||
-        !d->graph_link)
+    if (!d->adj_first || !d->adj_link || !d->owner || !d->leftover || !d->is_free || !d->alpha ||
+        !d->lambda || !d->n || !d->len || !d->xpred || !d->xlast || !d->order || !d->parent ||
+        !d->parent_link || !d->npins || !d->pin_link || !d->block_first || !d->kacc || !d->racc ||
+        !d->dx || !d->graph_link)
         goto fail;
     build_adjacency(d, m);
     size_blocks(d);
@@ -102,6 +103,7 @@ void direct_destroy(struct direct *d)
     free(d->adj_first);
     free(d->adj_link);
     free(d->owner);
+    free(d->leftover);
     free(d->is_free);
     free(d->alpha);
     free(d->lambda);
@@ -217,6 +219,10 @@ void direct_analyse(struct direct *d, const struct model *m, const unsigned char
             d->ntree = first; /* a lone point: nothing to solve */
     }
     direct_graph_analyse(d, m);
+    d->nleftover = 0;
+    for (size_t i = 0; i < d->nlinks; i++)
+        if (alive[i] && d->owner[i] == OWNER_NONE)
+            d->leftover[d->nleftover++] = (uint32_t)i;
     d->stats.tree_points = d->ntree;
     d->stats.tree_links = 0;
     for (size_t i = 0; i < d->nlinks; i++)
@@ -264,6 +270,19 @@ void direct_iterate(struct direct *d, const struct model *m, vec3 *x, double h)
     direct_tree_iterate(d, m, x, h);
     direct_graph_iterate(d, m, x, h);
     memcpy(d->xlast, x, d->npoints * sizeof *x);
+}
+
+const uint32_t *direct_leftover(const struct direct *d, size_t *n)
+{
+    *n = d->nleftover;
+    return d->leftover;
+}
+
+void direct_multipliers(const struct direct *d, double *lambda)
+{
+    for (size_t i = 0; i < d->nlinks; i++)
+        if (d->owner[i] != OWNER_NONE)
+            lambda[i] = d->lambda[i];
 }
 
 const struct direct_stats *direct_get_stats(const struct direct *d)

@@ -16,6 +16,7 @@
 #define CATENA_SOLVER_DIRECT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model.h"
 
@@ -51,6 +52,12 @@ void direct_begin(struct direct *d, const vec3 *x);
  * iterations (the Gauss-Seidel pass: tethers, collisions) are kept, not undone. h is the
  * substep, s. */
 void direct_iterate(struct direct *d, const struct model *m, vec3 *x, double h);
+
+/* The live links the direct solver leaves to Gauss-Seidel, in link order (*n of them). */
+const uint32_t *direct_leftover(const struct direct *d, size_t *n);
+
+/* Copies the multipliers of the links it owns into lambda[nlinks] (N s^2, < 0 in tension). */
+void direct_multipliers(const struct direct *d, double *lambda);
 
 /* The counters. */
 const struct direct_stats *direct_get_stats(const struct direct *d);

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "solver_direct.h"
+#include "solver_work.h"
+
 /* calloc that also succeeds for an empty model (calloc(0) may return NULL). */
 static void *alloc_array(size_t n, size_t size)
 {
@@ -22,7 +25,15 @@ struct state *state_create(const struct model *m)
     s->x = alloc_array(m->npoints, sizeof *s->x);
     s->xprev = alloc_array(m->npoints, sizeof *s->xprev);
     s->alive = alloc_array(m->nlinks, sizeof *s->alive);
-    if (!s->x || !s->xprev || !s->alive)
+    s->v = alloc_array(m->npoints, sizeof *s->v);
+    s->link_lambda = alloc_array(m->nlinks, sizeof *s->link_lambda);
+    s->angle_lambda = alloc_array(m->nangles, sizeof *s->angle_lambda);
+    s->area_lambda = alloc_array(m->nareas, sizeof *s->area_lambda);
+    s->attach_lambda = alloc_array(m->nattachments, sizeof *s->attach_lambda);
+    s->broke = alloc_array(m->nlinks, sizeof *s->broke);
+    s->work = solver_work_create(m);
+    if (!s->x || !s->xprev || !s->alive || !s->v || !s->link_lambda || !s->angle_lambda ||
+        !s->area_lambda || !s->attach_lambda || !s->broke || !s->work)
         goto fail;
 
     const double h = m->dt / m->substeps;
@@ -30,10 +41,12 @@ struct state *state_create(const struct model *m)
     for (size_t i = 0; i < m->npoints; i++) {
         s->x[i] = m->x0[i];
         /* A point with inverse mass 0 never moves, so it has no velocity to encode. */
-        if (m->inv_mass[i] == 0.0)
+        if (m->inv_mass[i] == 0.0) {
             s->xprev[i] = m->x0[i];
-        else
+        } else {
             s->xprev[i] = v3_add(v3_sub(m->x0[i], v3_scale(m->v0[i], h)), half_gh2);
+            s->v[i] = m->v0[i];
+        }
     }
     memset(s->alive, 1, m->nlinks);
     if (m->global) {
@@ -58,6 +71,13 @@ void state_destroy(struct state *s)
     free(s->x);
     free(s->xprev);
     free(s->alive);
+    free(s->v);
+    free(s->link_lambda);
+    free(s->angle_lambda);
+    free(s->area_lambda);
+    free(s->attach_lambda);
+    free(s->broke);
+    solver_work_destroy(s->work);
     direct_destroy(s->direct);
     free(s);
 }

@@ -4,9 +4,12 @@
 #define CATENA_STATE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model.h"
-#include "solver_direct.h"
+
+struct solver_work;
+struct direct;
 
 struct state {
     size_t npoints, nlinks;
@@ -15,11 +18,23 @@ struct state {
     unsigned char *alive; /* [nlinks] 1 while the link holds, 0 once broken */
     long step;            /* steps completed */
     double t;             /* simulated time, s (= step * dt) */
-    struct direct *direct; /* the direct projection's workspace when m->global, else NULL */
+
+    /* Methods and constraint families (issue 3). */
+    vec3 *v;                  /* [npoints] velocities, m/s (pbd, xpbd; verlet: x - xprev) */
+    double *link_lambda;      /* [nlinks] XPBD multipliers of the last substep (< 0: tension) */
+    double *angle_lambda;     /* [nangles] */
+    double *area_lambda;      /* [nareas] */
+    double *attach_lambda;    /* [nattachments] */
+    uint32_t *broke;          /* [nlinks] the links that broke in the last step, ascending */
+    size_t nbroke;            /* entries of broke[] */
+    struct solver_work *work; /* the solver's own tables and scratch (solver_work.h) */
+    struct direct *direct;    /* the direct projection's workspace when m->global, else NULL */
 };
 
 /* Allocates a state at t = 0 from the model's initial positions and velocities;
- * xprev is set so that Verlet reproduces constant acceleration exactly. NULL on OOM. */
+ * xprev is set so that Verlet reproduces constant acceleration exactly, v = v0 (0 where
+ * pinned), multipliers 0, and the solver's tables (colouring, ...) are prepared, so that
+ * stepping allocates nothing. NULL on OOM. */
 struct state *state_create(const struct model *m);
 
 /* NULL is a no-op. */

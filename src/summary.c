@@ -46,6 +46,7 @@ static void add_parameters(cJSON *root, const struct model *m, int *ok)
     need(cJSON_AddNumberToObject(p, "iterations", m->iterations), ok);
     need(cJSON_AddStringToObject(p, "order", model_order_name(m->order)), ok);
     need(cJSON_AddNumberToObject(p, "damping", m->damping), ok);
+    add_item(p, "max_length_pass", cJSON_CreateBool(m->max_length_pass), ok);
     double g[3] = {m->gravity.x, m->gravity.y, m->gravity.z};
     add_item(p, "gravity", cJSON_CreateDoubleArray(g, m->dims), ok);
     need(cJSON_AddNumberToObject(p, "every", (double)m->every), ok);
@@ -71,6 +72,10 @@ static cJSON *build(const struct model *m, const struct run_result *r)
     cJSON *counts = need(cJSON_AddObjectToObject(root, "counts"), &ok);
     need(cJSON_AddNumberToObject(counts, "points", (double)m->npoints), &ok);
     need(cJSON_AddNumberToObject(counts, "links", (double)m->nlinks), &ok);
+    need(cJSON_AddNumberToObject(counts, "angles", (double)m->nangles), &ok);
+    need(cJSON_AddNumberToObject(counts, "areas", (double)m->nareas), &ok);
+    need(cJSON_AddNumberToObject(counts, "shapes", (double)m->nshapes), &ok);
+    need(cJSON_AddNumberToObject(counts, "attachments", (double)m->nattachments), &ok);
     need(cJSON_AddNumberToObject(counts, "pins", (double)m->npins), &ok);
     need(cJSON_AddNumberToObject(counts, "bodies", (double)m->nbodies), &ok);
 
@@ -84,6 +89,11 @@ static cJSON *build(const struct model *m, const struct run_result *r)
     cJSON *final = need(cJSON_AddObjectToObject(root, "final"), &ok);
     need(cJSON_AddNumberToObject(final, "max_stretch", r->max_stretch), &ok);
     need(cJSON_AddNumberToObject(final, "live_links", (double)r->live_links), &ok);
+    need(cJSON_AddNumberToObject(final, "error_sum", r->final.error_sum), &ok);
+    need(cJSON_AddNumberToObject(final, "error_max", r->final.error_max), &ok);
+    need(cJSON_AddNumberToObject(final, "kinetic", r->final.kinetic), &ok);
+    need(cJSON_AddNumberToObject(final, "potential", r->final.potential), &ok);
+    need(cJSON_AddNumberToObject(final, "max_speed", r->final.max_speed), &ok);
 
     if (r->status == RUN_DIVERGED) {
         /* The run checks positions after each step, so steps_done includes the step that

@@ -361,9 +361,12 @@ START_TEST(test_write_error_leaves_no_file)
     sigaction(SIGXFSZ, &old_xfsz, NULL);
 
     ck_assert_int_eq(rc, CATENA_EFAIL);
-    ck_assert_msg(strstr(err.msg, "trajectory."), "message: %s", err.msg);
+    /* metrics.csv grows alongside and may reach the limit first. */
+    ck_assert_msg(strstr(err.msg, "trajectory.") || strstr(err.msg, "metrics.csv"), "message: %s",
+                  err.msg);
     ck_assert(!exists(dir, "trajectory.csv"));
     ck_assert(!exists(dir, "trajectory.json"));
+    ck_assert(!exists(dir, "metrics.csv"));
     assert_no_temp_files(dir);
 }
 END_TEST
@@ -385,6 +388,66 @@ START_TEST(test_unwritable_dir)
     ck_assert_msg(strstr(err.msg, "file"), "message: %s", err.msg);
     free(sub);
     free(file);
+}
+END_TEST
+
+/* metrics.csv: a header and one row per recorded frame (steps 0, 3, 6, 9), the last row the
+ * final state that summary.json's "final" describes, the same numbers to the bit. */
+START_TEST(test_metrics_file)
+{
+    m = swinging_chain(9, 3, FORMAT_CSV);
+    struct run_options o = {.out_dir = dir};
+    struct run_result r;
+    struct catena_error err;
+    ck_assert_int_eq(run_simulation(m, &o, &r, &err), CATENA_OK);
+    char *p = tu_path(dir, "metrics.csv");
+    char *text = tu_read_file(p, NULL);
+    free(p);
+    ck_assert_ptr_nonnull(text);
+    const char *header =
+        "step,time,error_sum,error_max,max_stretch,kinetic,potential,max_speed,live_links\n";
+    ck_assert_msg(strncmp(text, header, strlen(header)) == 0, "header: %.80s", text);
+    long rows = 0, step = -1;
+    double cols[7];
+    long live = 0;
+    for (const char *line = strchr(text, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+        rows++;
+        ck_assert_int_eq(sscanf(line, "%ld,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%ld", &step, &cols[0],
+                                &cols[1], &cols[2], &cols[3], &cols[4], &cols[5], &cols[6], &live),
+                         9);
+        ck_assert_int_eq(step, 3 * (rows - 1));
+    }
+    free(text);
+    ck_assert_int_eq(rows, 4);
+    ck_assert_int_eq(live, 4);
+    ck_assert(cols[3] == r.max_stretch);
+    cJSON *json = read_json(dir, "summary.json");
+    const cJSON *final = cJSON_GetObjectItemCaseSensitive(json, "final");
+    const char *keys[] = {"error_sum", "error_max", "max_stretch",
+                          "kinetic",   "potential", "max_speed"};
+    for (int k = 0; k < 6; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(final, keys[k]);
+        ck_assert_msg(cJSON_IsNumber(v), "final.%s missing", keys[k]);
+        ck_assert_msg(v->valuedouble == cols[k + 1], "final.%s", keys[k]);
+    }
+    cJSON_Delete(json);
+    /* The chain swings: it has speed and has lost height. */
+    ck_assert_double_gt(cols[6], 0.1);
+    ck_assert_double_gt(cols[4], 0.0);
+}
+END_TEST
+
+/* output.metrics false: no metrics.csv. */
+START_TEST(test_metrics_off)
+{
+    m = swinging_chain(3, 1, FORMAT_CSV);
+    m->metrics = 0;
+    struct run_options o = {.out_dir = dir};
+    struct run_result r;
+    struct catena_error err;
+    ck_assert_int_eq(run_simulation(m, &o, &r, &err), CATENA_OK);
+    ck_assert(exists(dir, "trajectory.csv"));
+    ck_assert(!exists(dir, "metrics.csv"));
 }
 END_TEST
 
@@ -412,6 +475,8 @@ static Suite *run_suite(void)
     tcase_add_test(tc, test_interrupt_commits_outputs);
     tcase_add_test(tc, test_write_error_leaves_no_file);
     tcase_add_test(tc, test_unwritable_dir);
+    tcase_add_test(tc, test_metrics_file);
+    tcase_add_test(tc, test_metrics_off);
     tcase_add_test(tc, test_status_names);
     suite_add_tcase(s, tc);
     return s;

@@ -127,6 +127,91 @@ START_TEST(test_settings)
 }
 END_TEST
 
+/* ---- solver methods and constraint families ---- */
+
+/* The keys of issue 3 read into the model: methods and orders, the max-length pass, metrics,
+ * link compliance (EA gives rest / EA), kind and break_force, angles in degrees, areas,
+ * shapes from a list or a body, welds; and their defaults. */
+START_TEST(test_constraint_keys)
+{
+    struct model *m = load(HEAD ONE_POINT "}");
+    ck_assert_int_eq(m->max_length_pass, 0);
+    ck_assert_int_eq(m->metrics, 1);
+    model_destroy(m);
+
+    m = load(HEAD "'solver': {'method': 'xpbd', 'order': 'colored', 'max_length_pass': true},"
+                  " 'output': {'metrics': false},"
+                  " 'bodies': [{'name': 'r', 'type': 'rope', 'from': [0, 2], 'to': [3, 2],"
+                  "             'segments': 3, 'mass': 1}],"
+                  " 'points': [{'name': 'a', 'p': [0, 0], 'mass': 1},"
+                  "            {'name': 'b', 'p': [2, 0], 'mass': 1},"
+                  "            {'name': 'c', 'p': [2, 1], 'mass': 1}],"
+                  " 'links': [{'a': 'a', 'b': 'b', 'EA': 400, 'kind': 'tether',"
+                  "            'break_force': 30},"
+                  "           {'a': 'b', 'b': 'c', 'compliance': 0.01}],"
+                  " 'angles': [{'a': 'a', 'b': 'b', 'c': 'c', 'min': -45, 'max': 90,"
+                  "             'compliance': 0.5},"
+                  "            {'a': 'r.0', 'b': 'r.1', 'c': 'r.2', 'stiffness': 0.25}],"
+                  " 'areas': [{'points': ['a', 'b', 'c'], 'pressure': 2, 'stiffness': 0.5}],"
+                  " 'shapes': [{'body': 'r', 'stiffness': 0.75}, {'points': ['c', 'a']}],"
+                  " 'attachments': [{'a': 'r.last', 'b': 'c', 'compliance': 0.001}]}");
+    ck_assert_int_eq(m->method, METHOD_XPBD);
+    ck_assert_int_eq(m->order, ORDER_COLORED);
+    ck_assert_int_eq(m->max_length_pass, 1);
+    ck_assert_int_eq(m->metrics, 0);
+    /* The rope's 3 links come first, then links[]. */
+    ck_assert_uint_eq(m->nlinks, 5);
+    const struct link *l = &m->links[3];
+    ck_assert_double_eq_tol(l->compliance, 2.0 / 400.0, 1e-18);
+    ck_assert_int_eq(l->kind, LINK_TETHER);
+    ck_assert_double_eq(l->break_force, 30);
+    ck_assert_double_eq(m->links[4].compliance, 0.01);
+    ck_assert_int_eq(m->links[4].kind, LINK_DISTANCE);
+    ck_assert_double_eq(m->links[4].break_force, 0);
+
+    ck_assert_uint_eq(m->nangles, 2);
+    const double deg = 3.14159265358979323846 / 180.0;
+    ck_assert_uint_eq(m->angles[0].a, 0);
+    ck_assert_uint_eq(m->angles[0].c, 2);
+    ck_assert_double_eq_tol(m->angles[0].min, -45 * deg, 1e-15);
+    ck_assert_double_eq_tol(m->angles[0].max, 90 * deg, 1e-15);
+    ck_assert_double_eq(m->angles[0].compliance, 0.5);
+    ck_assert_double_eq(m->angles[0].stiffness, 1);
+    ck_assert_uint_eq(m->angles[1].b, 4); /* r.1: after the 3 points */
+    ck_assert_double_eq_tol(m->angles[1].min, -180 * deg, 1e-15);
+    ck_assert_double_eq_tol(m->angles[1].max, 180 * deg, 1e-15);
+    ck_assert_double_eq(m->angles[1].stiffness, 0.25);
+
+    ck_assert_uint_eq(m->nareas, 1);
+    ck_assert_uint_eq(m->areas[0].count, 3);
+    ck_assert_double_eq(m->areas[0].rest, 1.0); /* triangle (0,0) (2,0) (2,1), counter-clockwise */
+    ck_assert_double_eq(m->areas[0].pressure, 2);
+    ck_assert_double_eq(m->areas[0].stiffness, 0.5);
+
+    ck_assert_uint_eq(m->nshapes, 2);
+    ck_assert_uint_eq(m->shapes[0].count, 4);
+    ck_assert_uint_eq(m->shape_index[m->shapes[0].first], 3);
+    ck_assert_double_eq(m->shapes[0].stiffness, 0.75);
+    ck_assert_uint_eq(m->shapes[1].count, 2);
+    ck_assert_uint_eq(m->shape_index[m->shapes[1].first], 2);
+    ck_assert_double_eq(m->shapes[1].stiffness, 1);
+
+    ck_assert_uint_eq(m->nattachments, 1);
+    ck_assert_uint_eq(m->attachments[0].a, 6);
+    ck_assert_uint_eq(m->attachments[0].b, 2);
+    ck_assert_double_eq(m->attachments[0].compliance, 0.001);
+    model_destroy(m);
+
+    /* 3D: a cone from 0 to 180 degrees by default. */
+    m = load(HEAD "'dimensions': 3, 'points': [{'p': [0, 0, 0], 'mass': 1},"
+                  " {'p': [1, 0, 0], 'mass': 1}, {'p': [2, 0, 1], 'mass': 1}],"
+                  " 'angles': [{'a': 0, 'b': 1, 'c': 2, 'max': 30}]}");
+    ck_assert_double_eq(m->angles[0].min, 0);
+    ck_assert_double_eq_tol(m->angles[0].max, 30 * deg, 1e-15);
+    model_destroy(m);
+}
+END_TEST
+
 /* ---- bodies, references, links, pins ---- */
 
 START_TEST(test_rope_body)
@@ -458,12 +543,12 @@ static const struct bad bad_inputs[] = {
      "test.json: solver.damping: must be greater than 0 and at most 1 (got 0)"},
     {HEAD "'solver': {'order': 'foward'}}",
      "test.json: solver.order: unknown value \"foward\" (did you mean \"forward\"?)"},
-    {HEAD "'solver': {'new\\nline': 1}}",
-     "test.json: solver.new?line: unknown key (valid keys: method, iterations, order, damping)"},
+    {HEAD "'solver': {'new\\nline': 1}}", "test.json: solver.new?line: unknown key (valid keys: "
+                                          "method, iterations, order, damping, max_length_pass)"},
     {HEAD "'solver': {'method': 'a\\tb'}}",
-     "test.json: solver.method: unknown value \"a?b\" (expected \"verlet\")"},
+     "test.json: solver.method: unknown value \"a?b\" (expected \"verlet\", \"pbd\" or \"xpbd\")"},
     {HEAD "'solver': {'method': 'rk4'}}",
-     "test.json: solver.method: unknown value \"rk4\" (expected \"verlet\")"},
+     "test.json: solver.method: unknown value \"rk4\" (expected \"verlet\", \"pbd\" or \"xpbd\")"},
     {HEAD "'solver': {'iterations': 0}}",
      "test.json: solver.iterations: must be at least 1 (got 0)"},
     {HEAD "'dimensions': 4}", "test.json: dimensions: must be 2 or 3 (got 4)"},
@@ -634,6 +719,7 @@ static Suite *scenario_suite(void)
     tcase_add_test(tc, test_references);
     tcase_add_test(tc, test_pins);
     tcase_add_test(tc, test_overrides);
+    tcase_add_test(tc, test_constraint_keys);
     suite_add_tcase(s, tc);
     tc = tcase_create("sag");
     tcase_add_test(tc, test_sag_shape);

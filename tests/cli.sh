@@ -87,10 +87,10 @@ check "nothing is written for bad input" test ! -e "$tmp/never"
 catena run -o "$tmp/a" "$tmp/small.json"
 expect_status 0 "run exits 0"
 check "run prints nothing when all is well" test ! -s "$tmp/err"
-for f in trajectory.csv trajectory.json trajectory.npy summary.json; do
+for f in trajectory.csv trajectory.json trajectory.npy metrics.csv summary.json; do
     check "run writes $f" test -f "$tmp/a/$f"
 done
-expect_eq "$(find "$tmp/a" -type f | wc -l | tr -d ' ')" 4 "run leaves no temporary file"
+expect_eq "$(find "$tmp/a" -type f | wc -l | tr -d ' ')" 5 "run leaves no temporary file"
 expect_eq "$(lines "$tmp/a/trajectory.csv")" $((1 + 5 * points)) "csv: a header and 5 frames"
 check "csv header" grep -qx 'step,time,point,x,y' "$tmp/a/trajectory.csv"
 expect_eq "$(grep -o '"step"' "$tmp/a/trajectory.json" | wc -l | tr -d ' ')" 5 "json: 5 frames"

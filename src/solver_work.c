@@ -1,0 +1,38 @@
+/* Creation and teardown of the solver's tables (solver_work.h); the families fill them. */
+#include "solver_work.h"
+
+#include <stdlib.h>
+
+struct solver_work *solver_work_create(const struct model *m)
+{
+    struct solver_work *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    if (color_prepare(m, w) || shape_prepare(m, w) || area_prepare(m, w) || tether_prepare(m, w)) {
+        solver_work_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+void solver_work_destroy(struct solver_work *w)
+{
+    if (!w)
+        return;
+    free(w->link_order);
+    free(w->color_start);
+    free(w->shape_perm);
+    free(w->shape_rest);
+    free(w->shape_q);
+    free(w->vol_start);
+    free(w->vol_point);
+    free(w->slot_start);
+    free(w->face_slot);
+    free(w->grad);
+    free(w->adj_start);
+    free(w->adj);
+    free(w->anchor);
+    free(w->reach);
+    free(w->heap);
+    free(w);
+}
