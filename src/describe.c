@@ -71,6 +71,8 @@ static void describe_solver(FILE *out, const struct model *m)
     fputs("] m/s^2\n", out);
     if (m->max_length_pass)
         fprintf(out, KEY "%s\n", "max length", "pass after the iterations");
+    if (m->global)
+        fprintf(out, KEY "%s\n", "global", "distance links of each body solved at once");
 }
 
 /* The constraint families beyond links, those the scenario has. */

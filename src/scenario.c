@@ -64,6 +64,7 @@ static const struct sjson_key solver_keys[] = {
     {"order", 0},
     {"damping", 0},
     {"max_length_pass", 0},
+    {"global", 0},
     {NULL, 0},
 };
 static const struct sjson_key world_keys[] = {
@@ -693,6 +694,7 @@ static int (*const sections[])(struct loader *) = {
     read_world,           read_output, read_points, read_bodies,     check_has_points, read_pins,
     check_duplicate_pins, read_links,
     scenario_read_constraints, /* right after read_links: it reads links[] again */
+    scenario_read_direct,
 };
 // clang-format on
 

@@ -41,5 +41,6 @@ int scenario_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size
 
 /* Sections in their own files, registered in scenario.c's sections[]. */
 int scenario_read_constraints(struct loader *ld); /* scenario_constraints.c */
+int scenario_read_direct(struct loader *ld);      /* scenario_direct.c */
 
 #endif
