@@ -344,6 +344,10 @@ void direct_graph_analyse(struct direct *d, const struct model *m)
             d->uidx[m->links[l].b] = 0;
     }
     d->nu = number(d, m);
+    d->ngpoint = 0;
+    for (size_t v = 0; v < d->npoints; v++)
+        if (in_system(d, (uint32_t)v))
+            d->gpoint[d->ngpoint++] = (uint32_t)v;
     walk(d, m, WALK_COUNT, 0.0);
     walk(d, m, WALK_ROWS, 0.0);
     double longest = 0.0;
@@ -440,14 +444,13 @@ static double residual(struct direct *d, const struct model *m, double ih2)
     return size;
 }
 
-void direct_graph_iterate(struct direct *d, const struct model *m, vec3 *x, double h)
+void direct_graph_iterate(struct direct *d, const struct model *m, vec3 *x, double h, int move)
 {
     if (d->ngraph == 0)
         return;
     const double ih2 = 1.0 / (h * h);
-    for (size_t v = 0; v < d->npoints; v++)
-        if (in_system(d, (uint32_t)v))
-            direct_assemble_point(d, m, x, (uint32_t)v, OWNER_GRAPH);
+    for (size_t k = 0; k < d->ngpoint; k++)
+        direct_assemble_point(d, m, x, d->gpoint[k], OWNER_GRAPH);
     const double size = residual(d, m, ih2);
     if (size <= d->converged)
         return; /* at round-off already: a step would only stir it */
@@ -455,13 +458,14 @@ void direct_graph_iterate(struct direct *d, const struct model *m, vec3 *x, doub
         factor(d, m, ih2);
     d->last_residual = size;
     solve(d, d->rhs);
-    for (size_t v = 0; v < d->npoints; v++)
-        if (in_system(d, (uint32_t)v)) {
-            const double *u = d->rhs + d->uidx[v];
-            x[v] = v3_add(x[v], v3(u[0], u[1], d->dims == 3 ? u[2] : 0.0));
-        }
+    for (size_t k = 0; k < d->ngpoint; k++) {
+        const uint32_t v = d->gpoint[k];
+        const double *u = d->rhs + d->uidx[v];
+        d->dx[v] = v3(u[0], u[1], d->dims == 3 ? u[2] : 0.0);
+    }
     for (size_t k = 0; k < d->ngraph; k++) {
         const uint32_t l = d->graph_link[k];
-        d->lambda[l] += d->rhs[d->uidx[d->npoints + l]];
+        d->dlam[l] = d->rhs[d->uidx[d->npoints + l]];
     }
+    direct_apply(d, x, d->gpoint, d->ngpoint, OWNER_GRAPH, move);
 }

@@ -27,11 +27,13 @@ struct direct {
     size_t nleftover;
     unsigned char *is_free; /* [npoints] inverse mass > 0 */
     double *alpha;          /* [nlinks] compliance (xpbd) or 0, m/N */
-    double *lambda;         /* [nlinks] accumulated multiplier, N s^2 (tree: kept as warm start) */
+    double *lambda;         /* [nlinks] accumulated multiplier, N s^2, kept as the next start */
+    int cold;               /* some owned link has no multiplier yet */
     vec3 *n;                /* [nlinks] unit direction a -> b at the current iterate */
     double *len;            /* [nlinks] current length, m */
     vec3 *xpred;            /* [npoints] the predicted positions x* of this substep, m */
     vec3 *xlast;            /* [npoints] positions after the last direct iteration, m */
+    vec3 *xstart;           /* [npoints] those of the last substep, where it started, m */
 
     /* Trees: points in breadth-first order, each component's root first. */
     size_t ntree;         /* tree points in order[] */
@@ -45,13 +47,16 @@ struct direct {
     double *kacc;         /* [9 npoints] effective stiffness block of each point */
     double *racc;         /* [3 npoints] x part of each point's right-hand side */
     vec3 *dx;             /* [npoints] the Newton step */
+    double *dlam;         /* [nlinks] its multiplier part */
     double *scratch;      /* one dense block and its right-hand sides */
     size_t max_block;     /* largest nb */
 
     /* Graphs: the same Newton step by a sparse LDL^T of the KKT matrix (direct_graph.c).
      * Nodes are points (0..npoints) and links (npoints + l); unknowns follow node_order. */
-    size_t ngraph;            /* links of components with loops */
-    uint32_t *graph_link;     /* [nlinks] */
+    size_t ngraph;        /* links of components with loops */
+    uint32_t *graph_link; /* [nlinks] */
+    uint32_t *gpoint;     /* [npoints] their free points */
+    size_t ngpoint;
     uint32_t *node_order;     /* [npoints + nlinks] nested dissection of every node, made once */
     uint32_t *uidx;           /* [npoints + nlinks] a node's first unknown, UINT32_MAX if none */
     size_t nu;                /* unknowns of the current system */
@@ -75,8 +80,14 @@ struct direct {
 void direct_assemble_point(struct direct *d, const struct model *m, const vec3 *x, uint32_t p,
                            unsigned char owner);
 
-/* One Newton step on the tree components (direct_tree.c); d->n and d->len are current. */
-void direct_tree_iterate(struct direct *d, const struct model *m, vec3 *x, double h);
+/* Takes the Newton step in d->dx and d->dlam for the given points and the links of that
+ * owner (move 0: only the multipliers). */
+void direct_apply(struct direct *d, vec3 *x, const uint32_t *points, size_t npoints,
+                  unsigned char owner, int move);
+
+/* One Newton step on the tree components (direct_tree.c); d->n and d->len are current.
+ * move 0 updates only the multipliers. */
+void direct_tree_iterate(struct direct *d, const struct model *m, vec3 *x, double h, int move);
 
 /* The graph solver's storage, sized for any subset of m's links (0, or -1 on OOM); freed by
  * direct_graph_destroy. */
@@ -87,6 +98,6 @@ void direct_graph_destroy(struct direct *d);
 void direct_graph_analyse(struct direct *d, const struct model *m);
 
 /* One Newton step on the graph components; d->n and d->len are current. */
-void direct_graph_iterate(struct direct *d, const struct model *m, vec3 *x, double h);
+void direct_graph_iterate(struct direct *d, const struct model *m, vec3 *x, double h, int move);
 
 #endif

@@ -198,12 +198,12 @@ static void back_substitute(struct direct *d, uint32_t p)
         if (i < dim)
             u[i] = v;
         else
-            d->lambda[block_link(d, p, i)] += v;
+            d->dlam[block_link(d, p, i)] = v;
     }
     d->dx[p] = v3(u[0], u[1], u[2]);
 }
 
-void direct_tree_iterate(struct direct *d, const struct model *m, vec3 *x, double h)
+void direct_tree_iterate(struct direct *d, const struct model *m, vec3 *x, double h, int move)
 {
     const double ih2 = 1.0 / (h * h);
     for (size_t k = 0; k < d->ntree; k++)
@@ -212,8 +212,5 @@ void direct_tree_iterate(struct direct *d, const struct model *m, vec3 *x, doubl
         eliminate(d, m, d->order[k], ih2);
     for (size_t k = 0; k < d->ntree; k++)
         back_substitute(d, d->order[k]);
-    for (size_t k = 0; k < d->ntree; k++) {
-        const uint32_t p = d->order[k];
-        x[p] = v3_add(x[p], d->dx[p]);
-    }
+    direct_apply(d, x, d->order, d->ntree, OWNER_TREE, move);
 }

@@ -66,6 +66,7 @@ struct direct *direct_create(const struct model *m)
     d->len = alloc_array(nl, sizeof *d->len);
     d->xpred = alloc_array(np, sizeof *d->xpred);
     d->xlast = alloc_array(np, sizeof *d->xlast);
+    d->xstart = alloc_array(np, sizeof *d->xstart);
     d->order = alloc_array(np, sizeof *d->order);
     d->parent = alloc_array(np, sizeof *d->parent);
     d->parent_link = alloc_array(np, sizeof *d->parent_link);
@@ -75,12 +76,15 @@ struct direct *direct_create(const struct model *m)
     d->kacc = alloc_array(9 * np, sizeof *d->kacc);
     d->racc = alloc_array(3 * np, sizeof *d->racc);
     d->dx = alloc_array(np, sizeof *d->dx);
+    d->dlam = alloc_array(nl, sizeof *d->dlam);
+    d->gpoint = alloc_array(np, sizeof *d->gpoint);
     d->graph_link = alloc_array(nl, sizeof *d->graph_link);
     if (!d->adj_first || !d->adj_link || !d->owner || !d->leftover || !d->is_free || !d->alpha ||
-        !d->lambda || !d->n || !d->len || !d->xpred || !d->xlast || !d->order || !d->parent ||
-        !d->parent_link || !d->npins || !d->pin_link || !d->block_first || !d->kacc || !d->racc ||
-        !d->dx || !d->graph_link)
+        !d->lambda || !d->n || !d->len || !d->xpred || !d->xlast || !d->xstart || !d->order ||
+        !d->parent || !d->parent_link || !d->npins || !d->pin_link || !d->block_first || !d->kacc ||
+        !d->racc || !d->dx || !d->dlam || !d->gpoint || !d->graph_link)
         goto fail;
+    memcpy(d->xlast, m->x0, np * sizeof *d->xlast); /* the first substep starts there */
     build_adjacency(d, m);
     size_blocks(d);
     d->block = alloc_array(d->block_first[np], sizeof *d->block);
@@ -111,6 +115,7 @@ void direct_destroy(struct direct *d)
     free(d->len);
     free(d->xpred);
     free(d->xlast);
+    free(d->xstart);
     free(d->order);
     free(d->parent);
     free(d->parent_link);
@@ -121,6 +126,8 @@ void direct_destroy(struct direct *d)
     free(d->kacc);
     free(d->racc);
     free(d->dx);
+    free(d->dlam);
+    free(d->gpoint);
     free(d->scratch);
     free(d->graph_link);
     direct_graph_destroy(d);
@@ -204,9 +211,8 @@ void direct_analyse(struct direct *d, const struct model *m, const unsigned char
         if (!owned)
             d->lambda[i] = 0.0;
     }
-    /* seen[] borrows the xlast array's bytes: analysis runs between substeps, and
-     * direct_begin rewrites xlast before it is read again. */
-    unsigned char *seen = (unsigned char *)d->xlast;
+    /* seen[] borrows the Newton step's array: every iteration writes it before reading. */
+    unsigned char *seen = (unsigned char *)d->dx;
     memset(seen, 0, d->npoints);
     d->ntree = d->ngraph = 0;
     for (size_t p = 0; p < d->npoints; p++) {
@@ -219,6 +225,10 @@ void direct_analyse(struct direct *d, const struct model *m, const unsigned char
             d->ntree = first; /* a lone point: nothing to solve */
     }
     direct_graph_analyse(d, m);
+    d->cold = 0;
+    for (size_t i = 0; i < d->nlinks; i++)
+        if (d->owner[i] != OWNER_NONE && d->lambda[i] == 0.0)
+            d->cold = 1;
     d->nleftover = 0;
     for (size_t i = 0; i < d->nlinks; i++)
         if (alive[i] && d->owner[i] == OWNER_NONE)
@@ -237,6 +247,7 @@ int direct_owns(const struct direct *d, size_t i)
 
 void direct_begin(struct direct *d, const vec3 *x)
 {
+    memcpy(d->xstart, d->xlast, d->npoints * sizeof *x);
     memcpy(d->xpred, x, d->npoints * sizeof *x);
     memcpy(d->xlast, x, d->npoints * sizeof *x);
     d->last_residual = INFINITY; /* a factor kept from the last substep is tried first */
@@ -266,10 +277,32 @@ void direct_iterate(struct direct *d, const struct model *m, vec3 *x, double h)
         const uint32_t p = d->order[k];
         d->xpred[p] = v3_add(d->xpred[p], v3_sub(x[p], d->xlast[p]));
     }
-    update_geometry(d, m, x);
-    direct_tree_iterate(d, m, x, h);
-    direct_graph_iterate(d, m, x, h);
+    if (d->cold) {
+        /* Without multipliers there is no geometric stiffness, and the plain step that is
+         * left overshoots on fine chains (15 % stretch at 10 000 links). So the first
+         * iteration after a cold start only estimates them: the forces along the links that
+         * best explain the predicted displacement, at the substep's start, where the links'
+         * directions are still those at rest (at x* they may have turned by radians). */
+        d->cold = 0;
+        update_geometry(d, m, d->xstart);
+        direct_tree_iterate(d, m, d->xstart, h, 0);
+        direct_graph_iterate(d, m, d->xstart, h, 0);
+    } else {
+        update_geometry(d, m, x);
+        direct_tree_iterate(d, m, x, h, 1);
+        direct_graph_iterate(d, m, x, h, 1);
+    }
     memcpy(d->xlast, x, d->npoints * sizeof *x);
+}
+
+void direct_apply(struct direct *d, vec3 *x, const uint32_t *points, size_t npoints,
+                  unsigned char owner, int move)
+{
+    for (size_t k = 0; k < npoints && move; k++)
+        x[points[k]] = v3_add(x[points[k]], d->dx[points[k]]);
+    for (size_t i = 0; i < d->nlinks; i++)
+        if (d->owner[i] == owner)
+            d->lambda[i] += d->dlam[i];
 }
 
 const uint32_t *direct_leftover(const struct direct *d, size_t *n)
