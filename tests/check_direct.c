@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "analysis_catenary.h"
-#include "build.h"
 #include "solver.h"
 #include "solver_direct.h"
 #include "state.h"
 #include "testutil.h"
+#include "testutil_direct.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -33,38 +33,10 @@ static void teardown(void)
     model_destroy(m);
 }
 
-/* A chain of n equal links and n + 1 equal masses (1 kg in all) between pins at (0, 0) and
- * (span, 0), started as a circular arc of the same length: far enough from the catenary
- * (tens of centimetres) that settling is a real motion. */
 static struct model *arc_chain(size_t n, double span, double length, double dt, double damping)
 {
-    double lo = 1e-9, hi = PI - 1e-9; /* half the arc's angle: n sin(g/n) / sin(g) = ratio */
-    for (int i = 0; i < 200; i++) {
-        const double g = 0.5 * (lo + hi);
-        if ((double)n * sin(g / (double)n) / sin(g) < length / span)
-            lo = g;
-        else
-            hi = g;
-    }
-    const double g = 0.5 * (lo + hi), r = span / (2.0 * sin(g));
-    struct model *c = model_create();
+    struct model *c = tu_arc_chain(n, span, length, dt, damping);
     ck_assert_ptr_nonnull(c);
-    c->dt = dt;
-    c->steps = 1;
-    c->iterations = 10;
-    c->damping = damping;
-    c->global = 1;
-    for (size_t i = 0; i <= n; i++) {
-        const double th = -g + 2.0 * g * (double)i / (double)n;
-        vec3 x = v3(0.5 * span + r * sin(th), r * cos(g) - r * cos(th), 0);
-        if (i == 0 || i == n)
-            x = v3(i == 0 ? 0.0 : span, 0, 0);
-        ck_assert_int_ge(model_add_point(c, x, v3(0, 0, 0), 1.0 / (double)(n + 1), 0, NULL), 0);
-    }
-    for (size_t i = 0; i < n; i++)
-        ck_assert_int_ge(model_add_link(c, (uint32_t)i, (uint32_t)i + 1, length / (double)n), 0);
-    model_add_pin(c, 0, c->x0[0]);
-    model_add_pin(c, (uint32_t)n, c->x0[n]);
     return c;
 }
 
@@ -298,36 +270,10 @@ START_TEST(test_tree_hair)
 }
 END_TEST
 
-/* An n x n cloth of structural links, spacing sp, lying on a cylinder (its top row an arc
- * in x-z, rows hanging in -y), pinned at the two top corners. The arc leaves the top row
- * slack between the pins: a row pinned straight between its ends cannot carry a load with
- * rigid links at all. */
 static struct model *curtain(int n, double sp)
 {
-    struct model *c = model_create();
+    struct model *c = tu_curtain(n, sp, 0);
     ck_assert_ptr_nonnull(c);
-    c->dims = 3;
-    c->dt = 1.0 / 120.0;
-    c->steps = 1;
-    c->iterations = 10;
-    c->global = 1;
-    const double r = (n - 1) * sp / 2.5;
-    for (int row = 0; row < n; row++)
-        for (int col = 0; col < n; col++) {
-            const double th = col * sp / r;
-            const vec3 x = v3(r * sin(th), -row * sp, r * (1.0 - cos(th)));
-            ck_assert_int_ge(model_add_point(c, x, v3(0, 0, 0), 1.0 / (n * n), 0, NULL), 0);
-        }
-    for (int row = 0; row < n; row++)
-        for (int col = 0; col < n; col++) {
-            const uint32_t i = (uint32_t)(row * n + col);
-            if (col + 1 < n)
-                model_add_link(c, i, i + 1, sp);
-            if (row + 1 < n)
-                model_add_link(c, i, i + (uint32_t)n, sp);
-        }
-    model_add_pin(c, 0, c->x0[0]);
-    model_add_pin(c, (uint32_t)n - 1, c->x0[n - 1]);
     return c;
 }
 
