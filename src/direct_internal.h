@@ -1,6 +1,6 @@
 /* Private to the direct (global) projection: the workspace shared by solver_direct.c (analysis
- * and iteration), direct_tree.c (O(N) elimination on trees) and direct_cg.c (conjugate gradient
- * on graphs with loops). Everything is allocated by direct_create for the worst case, so
+ * and iteration), direct_tree.c (O(N) elimination on trees) and direct_graph.c (sparse LDL^T
+ * on bodies with loops). Everything is allocated by direct_create for the worst case, so
  * neither the analysis nor an iteration allocates. */
 #ifndef CATENA_DIRECT_INTERNAL_H
 #define CATENA_DIRECT_INTERNAL_H
@@ -14,7 +14,7 @@
 enum direct_owner {
     OWNER_NONE,  /* left to the Gauss-Seidel pass (direct_owns is 0) */
     OWNER_TREE,  /* a component without loops: direct_tree.c */
-    OWNER_GRAPH, /* a component with loops: direct_cg.c */
+    OWNER_GRAPH, /* a component with loops: direct_graph.c */
 };
 
 struct direct {

@@ -1,6 +1,6 @@
 /* The direct projection's bookkeeping: the worst-case workspace, the symbolic analysis (which
  * links it owns, connected components, tree or graph, breadth-first elimination order) and one
- * iteration over all components. The numerics live in direct_tree.c and direct_cg.c. */
+ * iteration over all components. The numerics live in direct_tree.c and direct_graph.c. */
 #include "direct_internal.h"
 
 #include <math.h>
@@ -184,7 +184,7 @@ static int visit_component(struct direct *d, const struct model *m, uint32_t roo
     return loop;
 }
 
-/* Hands a component with loops (order[first..ntree)) to the conjugate gradient. */
+/* Hands a component with loops (order[first..ntree)) to the sparse factorisation. */
 static void move_to_graph(struct direct *d, size_t first)
 {
     for (size_t k = first; k < d->ntree; k++) {

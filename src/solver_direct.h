@@ -1,17 +1,16 @@
-/* The direct (global) projection of distance links (solver.global): each iteration solves the
- * linearised constraints of a whole connected body at once instead of one link at a time, so
- * the number of iterations it needs does not grow with the number of links.
- *  - Components without loops (chains, trees): a Newton step on the projection's KKT system
- *    [M + G, -J^T; J, a] (G: geometric stiffness of the tensions), eliminated from the leaves
- *    to the root in O(N) (Baraff 1996; Tournier et al. 2015 for G). Its fixed point is the
- *    mass-weighted closest point on the constraints, so a chain settles exactly on the
- *    static equilibrium of the discrete chain, with no bias in dt or link order.
- *  - Components with loops (cloth, soft bodies): fast projection (Goldenthal et al. 2007),
- *    (J W J^T + a) dl = -C - a l, x += W J^T dl, solved by Jacobi-preconditioned conjugate
- *    gradients, matrix-free.
- * a = compliance / h^2 (XPBD), 0 for rigid links. Pinned points (W = 0) are not unknowns.
- * The workspace belongs to the state: it is sized once, and neither direct_analyse nor an
- * iteration allocates. */
+/* The direct (global) projection of distance links (solver.global): each iteration is one
+ * Newton step on the mass-weighted projection of the predicted positions onto the links of a
+ * whole connected body, the KKT system [M + G, -J^T; -J, -a] (G: the geometric stiffness of
+ * the tensions, Tournier et al. 2015; a = compliance / h^2 under XPBD, 0 for rigid links).
+ * Its fixed point is the exact closest point, so a chain settles on the static equilibrium of
+ * the discrete chain with no bias in dt or link order, and the iterations it needs do not grow
+ * with the number of links.
+ *  - Bodies without loops (chains, trees): eliminated from the leaves to the root in O(N)
+ *    (Baraff 1996), direct_tree.c.
+ *  - Bodies with loops (cloth, soft bodies): a sparse LDL^T of the same system in nested-
+ *    dissection order, kept across iterations while it contracts, direct_graph.c.
+ * Pinned points (W = 0) are not unknowns. The workspace belongs to the state: it is sized
+ * once, and neither direct_analyse nor an iteration allocates. */
 #ifndef CATENA_SOLVER_DIRECT_H
 #define CATENA_SOLVER_DIRECT_H
 
