@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every scenario shipped in scenarios/ (subdirectories included) validates and runs 10
-# steps cleanly, so an example that stops loading or diverges is caught.
+# steps cleanly, also with the direct projection (solver.global), so an example that stops
+# loading or diverges is caught.
 . "$top_srcdir/tests/lib.sh"
 
 find "$top_srcdir/scenarios" -name '*.json' | sort >"$tmp/list"
@@ -13,6 +14,8 @@ while IFS= read -r file; do
     catena run "$file" --steps 10 -q -o "$tmp/run-$n"
     expect_status 0 "$name runs 10 steps"
     check "$name writes summary.json" test -f "$tmp/run-$n/summary.json"
+    catena run "$file" --steps 10 -q -o "$tmp/global-$n" --set solver.global=true
+    expect_status 0 "$name runs 10 steps with solver.global"
 done <"$tmp/list"
 check "scenarios/ holds scenarios" test "$n" -gt 0
 
