@@ -2,14 +2,19 @@
  * equal links joining equal point masses under uniform gravity, the horizontal tension is
  * constant and the vertical one drops by the same amount at every joint, so the link
  * slopes are beta * t_k with t_k = (n-1)/2 - k. beta is found by bisection so that the
- * links, walked from `from`, end at `to`: sum_k cos(atan(beta t_k)) = n |to - from| / length. */
+ * links, walked from `from`, end at `to`: sum_k cos(atan(beta t_k)) = n |to - from| / length.
+ * The "sag" shape is the arc: link angles gamma * t_k, chords of one circle. */
 #include "build.h"
 
 static const double PI = 3.14159265358979323846;
 
 struct rope_def build_rope_def(void)
 {
-    return (struct rope_def){.segments = 1, .mass = 1.0, .stiffness = 1.0};
+    return (struct rope_def){.segments = 1,
+                             .mass = 1.0,
+                             .stiffness = 1.0,
+                             .shape = ROPE_CATENARY,
+                             .bend = {.on = 0, .stiffness = 1.0}};
 }
 
 /* The sag's direction: the part of gravity perpendicular to the chord u; without one, a
@@ -73,7 +78,9 @@ static double bisect(enum sag_shape s, size_t n, double target, double lo, doubl
     return lo + 0.5 * (hi - lo);
 }
 
-void build_rope_shape(vec3 from, vec3 to, double length, size_t n, vec3 gravity, vec3 *out)
+/* The catenary (falling back to the arc where it would overhang), or always the arc. */
+static void rope_shape(vec3 from, vec3 to, double length, size_t n, vec3 gravity, int arc,
+                       vec3 *out)
 {
     const vec3 chord = v3_sub(to, from);
     const double d = v3_len(chord);
@@ -91,7 +98,7 @@ void build_rope_shape(vec3 from, vec3 to, double length, size_t n, vec3 gravity,
      * middle one, which stays parallel to the chord: past that the rope must overhang. */
     enum sag_shape s;
     double p;
-    if (target > (double)(n % 2)) {
+    if (!arc && target > (double)(n % 2)) {
         s = SHAPE_CATENARY;
         double hi = 1.0;
         while (sum_cos(s, hi, n) > target && hi < 1e300)
@@ -118,6 +125,16 @@ void build_rope_shape(vec3 from, vec3 to, double length, size_t n, vec3 gravity,
     out[n] = to;
 }
 
+void build_rope_shape(vec3 from, vec3 to, double length, size_t n, vec3 gravity, vec3 *out)
+{
+    rope_shape(from, to, length, n, gravity, 0, out);
+}
+
+void build_rope_arc(vec3 from, vec3 to, double length, size_t n, vec3 gravity, vec3 *out)
+{
+    rope_shape(from, to, length, n, gravity, 1, out);
+}
+
 long build_rope(struct model *m, const struct rope_def *def, vec3 gravity)
 {
     const size_t n = def->segments;
@@ -130,19 +147,21 @@ long build_rope(struct model *m, const struct rope_def *def, vec3 gravity)
     for (size_t k = 0; k <= n; k++)
         if (model_add_point(m, def->from, v3(0, 0, 0), point_mass, def->radius, NULL) < 0)
             return -1;
-    build_rope_shape(def->from, def->to, length, n, gravity, m->x0 + first_point);
+    /* A straight rope is the catenary's limit: its length is the chord's (checked). */
+    rope_shape(def->from, def->to, length, n, gravity, def->shape == ROPE_SAG, m->x0 + first_point);
     for (size_t k = 0; k < n; k++) {
         const long l = model_add_link(m, (uint32_t)(first_point + k),
                                       (uint32_t)(first_point + k + 1), length / (double)n);
         if (l < 0)
             return -1;
         m->links[l].stiffness = def->stiffness;
+        m->links[l].compliance = def->compliance;
         m->links[l].break_stretch = def->break_stretch;
     }
-    struct body *body = &m->bodies[b];
-    body->first_point = (uint32_t)first_point;
-    body->npoints = (uint32_t)(n + 1);
-    body->first_link = (uint32_t)first_link;
-    body->nlinks = (uint32_t)n;
+    for (size_t k = 0; def->bend.on && k + 2 <= n; k++)
+        if (build_link(m, (uint32_t)(first_point + k), (uint32_t)(first_point + k + 2), &def->bend,
+                       ROLE_BEND) < 0)
+            return -1;
+    build_close_body(m, b, first_point, first_link);
     return b;
 }

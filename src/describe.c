@@ -46,6 +46,23 @@ static void describe_bodies(FILE *out, const struct model *m)
     }
 }
 
+/* The constraint families beyond links and the triangles, a line each where there are any
+ * (so a scenario of points and links reads as before). */
+static void describe_constraints(FILE *out, const struct model *m)
+{
+    const struct {
+        const char *name;
+        size_t n;
+    } family[] = {{"angles", m->nangles},
+                  {"areas", m->nareas},
+                  {"shapes", m->nshapes},
+                  {"attachments", m->nattachments},
+                  {"faces", m->nfaces}};
+    for (size_t i = 0; i < sizeof family / sizeof *family; i++)
+        if (family[i].n > 0)
+            fprintf(out, KEY "%zu\n", family[i].name, family[i].n);
+}
+
 static void describe_time(FILE *out, const struct model *m)
 {
     fprintf(out, KEY, "dt");
@@ -75,21 +92,6 @@ static void describe_solver(FILE *out, const struct model *m)
         fprintf(out, KEY "%s\n", "global", "distance links of each body solved at once");
 }
 
-/* The constraint families beyond links, those the scenario has. */
-static void describe_constraints(FILE *out, const struct model *m)
-{
-    const struct {
-        const char *name;
-        size_t n;
-    } families[] = {{"angles", m->nangles},
-                    {"areas", m->nareas},
-                    {"shapes", m->nshapes},
-                    {"attachments", m->nattachments}};
-    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
-        if (families[i].n > 0)
-            fprintf(out, KEY "%zu\n", families[i].name, families[i].n);
-}
-
 static void describe_output(FILE *out, const struct model *m)
 {
     static const enum output_format formats[] = {FORMAT_CSV, FORMAT_JSON, FORMAT_NPY};
@@ -106,7 +108,10 @@ static void describe_output(FILE *out, const struct model *m)
     }
     /* Frames are step 0 and every multiple of `every` up to `steps`. */
     const long frames = m->every > 0 ? m->steps / m->every + 1 : 1;
-    fprintf(out, "%ssummary.json\n" KEY "%ld (%ld frames)\n", sep, "every", m->every, frames);
+    fprintf(out, "%sscenario.json, summary.json", sep);
+    if (m->reports & REPORT_CATENARY)
+        fputs(", catenary.json, catenary.txt", out);
+    fprintf(out, "\n" KEY "%ld (%ld frames)\n", "every", m->every, frames);
 }
 
 void describe_model(FILE *out, const struct model *m)
@@ -116,8 +121,8 @@ void describe_model(FILE *out, const struct model *m)
         fprintf(out, KEY "%s\n", "file", m->source);
     fprintf(out, KEY "%zu\n" KEY "%zu\n" KEY "%zu\n", "points", m->npoints, "links", m->nlinks,
             "pins", m->npins);
-    describe_bodies(out, m);
     describe_constraints(out, m);
+    describe_bodies(out, m);
     fprintf(out, KEY "%d\n", "dimensions", m->dims);
     describe_time(out, m);
     describe_solver(out, m);

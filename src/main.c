@@ -1,6 +1,6 @@
-/* catena's command line: `catena run`, `catena validate`, help and version. Options are
- * parsed with getopt_long and turned into scenario overrides that the loader checks; the
- * outcome becomes the exit status: 0 ok, 1 run failed, 2 bad usage or input, 128+N signal N. */
+/* catena's command line: `catena run`, `catena validate`, `catena catenary`, help and version.
+ * Options are parsed with getopt_long and turned into scenario overrides that the loader checks;
+ * the outcome becomes the exit status: 0 ok, 1 run failed, 2 bad usage or input, 128+N signal N. */
 #define _POSIX_C_SOURCE 200809L
 #include "config.h"
 
@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "describe.h"
 #include "error.h"
 #include "model.h"
+#include "report_catenary.h"
 #include "run.h"
 #include "scenario.h"
 #include "traj.h"
@@ -27,6 +29,14 @@ enum {
     OPT_EVERY,
     OPT_FORMAT,
     OPT_SET,
+    OPT_BODY,
+    OPT_POINTS,
+    OPT_STEP,
+    OPT_JSON,
+    OPT_PLOT,
+    OPT_SCENARIO,
+    OPT_REPORT,
+    OPT_RUN_PLOT,
 };
 
 static const struct option run_longopts[] = {
@@ -35,7 +45,20 @@ static const struct option run_longopts[] = {
     {"every", required_argument, NULL, OPT_EVERY},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"set", required_argument, NULL, OPT_SET},
+    {"report", required_argument, NULL, OPT_REPORT},
+    {"plot", no_argument, NULL, OPT_RUN_PLOT},
     {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static const struct option catenary_longopts[] = {
+    {"body", required_argument, NULL, OPT_BODY},
+    {"points", required_argument, NULL, OPT_POINTS},
+    {"step", required_argument, NULL, OPT_STEP},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"plot", required_argument, NULL, OPT_PLOT},
+    {"scenario", required_argument, NULL, OPT_SCENARIO},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -57,6 +80,8 @@ static void usage(FILE *out)
           "Commands:\n"
           "  run SCENARIO          simulate SCENARIO and write its outputs\n"
           "  validate SCENARIO...  check scenarios and print what they would simulate\n"
+          "  catenary RUN_DIR|TRAJECTORY\n"
+          "                        catenary report on a finished run's hanging chains\n"
           "  help                  show this help\n"
           "\n"
           "Options for run:\n"
@@ -67,7 +92,20 @@ static void usage(FILE *out)
           "                         (sets output.trajectory)\n"
           "      --set=PATH=VALUE   override a scalar by its dotted path, e.g.\n"
           "                         solver.iterations=40 or points.3.mass=2 (repeatable)\n"
+          "      --report=LIST      reports to write at the end, comma-separated:\n"
+          "                         catenary (sets output.reports)\n"
+          "      --plot             reports also draw their PNG (catenary.png)\n"
           "  -q, --quiet            no progress line (shown only when stderr is a terminal)\n"
+          "\n"
+          "Options for catenary:\n"
+          "      --body=NAME        the rope body NAME (default: every rope with both ends\n"
+          "                         pinned)\n"
+          "      --points=I..J      the chain of points I to J (global indices)\n"
+          "      --step=N|last      the frame at step N (default: the last one)\n"
+          "      --json             print catenary.json's form instead of the text\n"
+          "      --plot=FILE.png    also draw the chain, the curves and the deviation\n"
+          "      --scenario=FILE    the scenario of a trajectory file (default: the\n"
+          "                         scenario.json beside it)\n"
           "\n"
           "  -h, --help             show this help and exit\n"
           "      --version          show the version and exit\n"
@@ -129,8 +167,29 @@ static int parse_set(char *arg, struct scenario_override *ov)
     return 0;
 }
 
+/* Turns "catenary" into the JSON array output.reports takes (["catenary"]) in buf; the
+ * loader checks the names. */
+static int parse_reports(const char *list, char *buf, size_t size)
+{
+    size_t len = (size_t)snprintf(buf, size, "[");
+    for (const char *p = list; *p;) {
+        const size_t n = strcspn(p, ",");
+        if (n == 0 || n != strspn(p, "abcdefghijklmnopqrstuvwxyz_") || len + n + 4 >= size) {
+            fprintf(stderr,
+                    "catena: --report: expected report names separated by commas, "
+                    "like 'catenary', got '%s'\n",
+                    list);
+            return -1;
+        }
+        len += (size_t)snprintf(buf + len, size - len, "%s\"%.*s\"", len > 1 ? "," : "", (int)n, p);
+        p += n + (p[n] == ',');
+    }
+    snprintf(buf + len, size - len, "]");
+    return 0;
+}
+
 /* Runs a loaded model into out_dir (or runs/NAME) and maps the outcome to an exit status. */
-static int run_model(const struct model *m, const char *out_dir, int quiet)
+static int run_model(const struct model *m, const char *out_dir, int quiet, int plot)
 {
     char *dir = NULL;
     if (!out_dir) {
@@ -142,7 +201,8 @@ static int run_model(const struct model *m, const char *out_dir, int quiet)
         snprintf(dir, n, "runs/%s", m->name);
         out_dir = dir;
     }
-    const struct run_options o = {.out_dir = out_dir, .progress = !quiet && isatty(STDERR_FILENO)};
+    const struct run_options o = {
+        .out_dir = out_dir, .progress = !quiet && isatty(STDERR_FILENO), .plot = plot};
     struct run_result r;
     struct catena_error err;
     int status = run_simulation(m, &o, &r, &err);
@@ -156,12 +216,12 @@ static int run_model(const struct model *m, const char *out_dir, int quiet)
 
 static int cmd_run(int argc, char **argv)
 {
-    /* At most one override per argument, plus --steps, --every and --format. */
-    struct scenario_override *ov = calloc((size_t)argc + 3, sizeof *ov);
+    /* At most one override per argument, plus --steps, --every, --format and --report. */
+    struct scenario_override *ov = calloc((size_t)argc + 4, sizeof *ov);
     const char *out_dir = NULL, *steps = NULL, *every = NULL;
-    char formats[64] = "";
+    char formats[64] = "", reports[256] = "";
     size_t nov = 0;
-    int quiet = 0, status = EXIT_USAGE, c;
+    int quiet = 0, plot = 0, status = EXIT_USAGE, c;
     if (!ov) {
         fputs("catena: out of memory\n", stderr);
         return CATENA_EFAIL;
@@ -193,6 +253,13 @@ static int cmd_run(int argc, char **argv)
             if (parse_set(optarg, &ov[nov++]))
                 goto bad_usage;
             break;
+        case OPT_REPORT:
+            if (parse_reports(optarg, reports, sizeof reports))
+                goto bad_usage;
+            break;
+        case OPT_RUN_PLOT:
+            plot = 1;
+            break;
         default:
             goto bad_usage;
         }
@@ -212,6 +279,8 @@ static int cmd_run(int argc, char **argv)
         ov[nov++] = (struct scenario_override){.path = "output.every", .value = every};
     if (formats[0])
         ov[nov++] = (struct scenario_override){.path = "output.trajectory", .value = formats};
+    if (reports[0])
+        ov[nov++] = (struct scenario_override){.path = "output.reports", .value = reports};
 
     struct catena_error err;
     struct model *m = scenario_load(argv[optind], ov, nov, &err);
@@ -219,7 +288,7 @@ static int cmd_run(int argc, char **argv)
         status = report(&err);
         goto done;
     }
-    status = run_model(m, out_dir, quiet);
+    status = run_model(m, out_dir, quiet, plot);
     model_destroy(m);
     goto done;
 bad_usage:
@@ -257,6 +326,180 @@ static int cmd_validate(int argc, char **argv)
         describe_model(stdout, m);
         model_destroy(m);
     }
+    return status;
+}
+
+/* "I..J" with 0 <= I < J. */
+static int parse_points(const char *arg, long *first, long *last)
+{
+    char *end;
+    errno = 0;
+    *first = strtol(arg, &end, 10);
+    if (end != arg && strncmp(end, "..", 2) == 0 && *first >= 0 && arg[0] != '+') {
+        const char *j = end + 2;
+        *last = strtol(j, &end, 10);
+        if (end != j && !*end && *j != '+' && *j != '-' && errno == 0 && *last > *first)
+            return 0;
+    }
+    fprintf(stderr, "catena: --points: expected I..J with point indices 0 <= I < J, got '%s'\n",
+            arg);
+    return -1;
+}
+
+/* "last" (-1) or a step number. */
+static int parse_step(const char *arg, long *step)
+{
+    char *end;
+    if (strcmp(arg, "last") == 0) {
+        *step = -1;
+        return 0;
+    }
+    errno = 0;
+    *step = strtol(arg, &end, 10);
+    if (end != arg && !*end && errno == 0 && *step >= 0 && arg[0] != '+')
+        return 0;
+    fprintf(stderr, "catena: --step: expected a step number or 'last', got '%s'\n", arg);
+    return -1;
+}
+
+/* The scenario of a run directory or trajectory: --scenario, else scenario.json in the
+ * directory or beside the file. Returns a malloc'd path, or NULL after saying what to pass. */
+static char *catenary_scenario(const char *target, const char *given, int is_dir)
+{
+    if (given)
+        return strdup(given);
+    const char *slash = strrchr(target, '/');
+    const int dirlen = is_dir ? (int)strlen(target) : slash ? (int)(slash - target) : 1;
+    const char *dir = is_dir || slash ? target : ".";
+    const size_t n = (size_t)dirlen + sizeof "/scenario.json";
+    char *path = malloc(n);
+    if (!path)
+        return NULL;
+    snprintf(path, n, "%.*s/scenario.json", dirlen, dir);
+    if (access(path, F_OK) == 0)
+        return path;
+    fprintf(stderr,
+            "catena: %s: no scenario.json %s (runs write one; pass the scenario with "
+            "--scenario FILE)\n",
+            target, is_dir ? "in the run directory" : "beside the trajectory");
+    free(path);
+    return NULL;
+}
+
+/* The report for one frame of a run, printed on stdout. */
+/* Writes the plot to FILE, split into the directory and name png_write_raster takes. */
+static int catenary_plot(const struct report_catenary *r, const char *file,
+                         struct catena_error *err)
+{
+    const char *slash = strrchr(file, '/');
+    if (!slash)
+        return report_catenary_plot(r, ".", file, err);
+    char *dir = strdup(file);
+    if (!dir)
+        return error_set(err, CATENA_EFAIL, "out of memory");
+    dir[slash - file] = '\0';
+    const int rc = report_catenary_plot(r, slash == file ? "/" : dir, slash + 1, err);
+    free(dir);
+    return rc;
+}
+
+static int catenary_report(const char *target, const char *scenario, long step,
+                           const struct report_catenary_options *o, int json, const char *plot)
+{
+    struct catena_error err;
+    struct model *m = scenario_load(scenario, NULL, 0, &err);
+    if (!m)
+        return report(&err);
+    struct report_catenary *r = NULL;
+    vec3 *x = malloc((m->npoints ? m->npoints : 1) * sizeof *x);
+    long at = 0;
+    double t = 0;
+    int status = x ? CATENA_OK : error_set(&err, CATENA_EFAIL, "out of memory");
+    if (status == CATENA_OK)
+        status = report_catenary_read_frame(target, m, step, x, &at, &t, &err);
+    if (status == CATENA_OK)
+        status = report_catenary_build(m, x, at, t, o, &r, &err);
+    if (status == CATENA_OK && plot)
+        status = catenary_plot(r, plot, &err);
+    if (status != CATENA_OK) {
+        report(&err);
+    } else if (json) {
+        char *text = report_catenary_json(r, target);
+        if (text)
+            puts(text);
+        else
+            status = report(&(struct catena_error){CATENA_EFAIL, "out of memory"});
+        free(text);
+    } else {
+        report_catenary_text(stdout, r, target);
+    }
+    report_catenary_destroy(r);
+    free(x);
+    model_destroy(m);
+    return status;
+}
+
+static int cmd_catenary(int argc, char **argv)
+{
+    struct report_catenary_options o = {.first = -1, .last = -1};
+    const char *scenario = NULL, *plot = NULL;
+    long step = -1;
+    int json = 0, c;
+    optind = 2; /* after "catena catenary" */
+    while ((c = getopt_long(argc, argv, "h", catenary_longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            usage(stdout);
+            return EXIT_SUCCESS;
+        case OPT_BODY:
+            o.body = optarg;
+            break;
+        case OPT_POINTS:
+            if (parse_points(optarg, &o.first, &o.last))
+                return usage_error();
+            break;
+        case OPT_STEP:
+            if (parse_step(optarg, &step))
+                return usage_error();
+            break;
+        case OPT_JSON:
+            json = 1;
+            break;
+        case OPT_SCENARIO:
+            scenario = optarg;
+            break;
+        case OPT_PLOT:
+            plot = optarg;
+            break;
+        default:
+            return usage_error();
+        }
+    }
+    if (optind >= argc) {
+        fputs("catena: catenary: missing RUN_DIR or TRAJECTORY\n", stderr);
+        return usage_error();
+    }
+    if (optind + 1 < argc) {
+        fprintf(stderr, "catena: catenary: unexpected argument '%s'\n", argv[optind + 1]);
+        return usage_error();
+    }
+    if (o.body && o.first >= 0) {
+        fputs("catena: catenary: --body and --points choose the chain two ways; give one\n",
+              stderr);
+        return usage_error();
+    }
+    const char *target = argv[optind];
+    struct stat st;
+    if (stat(target, &st) != 0) {
+        fprintf(stderr, "catena: %s: %s\n", target, strerror(errno));
+        return EXIT_USAGE;
+    }
+    char *path = catenary_scenario(target, scenario, S_ISDIR(st.st_mode));
+    if (!path)
+        return EXIT_USAGE;
+    o.label = target;
+    const int status = catenary_report(target, path, step, &o, json, plot);
+    free(path);
     return status;
 }
 
@@ -298,10 +541,13 @@ static int dispatch(int argc, char **argv)
         return cmd_run(argc, argv);
     if (!strcmp(cmd, "validate"))
         return cmd_validate(argc, argv);
+    if (!strcmp(cmd, "catenary"))
+        return cmd_catenary(argc, argv);
     if (cmd[0] == '-')
         fprintf(stderr, "catena: unrecognized option '%s'\n", cmd);
     else
-        fprintf(stderr, "catena: unknown command '%s' (commands: run, validate, help)\n", cmd);
+        fprintf(stderr, "catena: unknown command '%s' (commands: run, validate, catenary, help)\n",
+                cmd);
     return usage_error();
 }
 

@@ -223,6 +223,7 @@ void model_destroy(struct model *m)
         free(m->bodies[i].name);
     free(m->name);
     free(m->source);
+    free(m->scenario_json);
     free(m->x0);
     free(m->v0);
     free(m->inv_mass);

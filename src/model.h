@@ -27,6 +27,11 @@ enum output_format {
     FORMAT_NPY = 1 << 2,
 };
 
+/* Analysis reports written at the end of a run (output.reports). */
+enum report_kind {
+    REPORT_CATENARY = 1 << 0,
+};
+
 enum body_type {
     BODY_ROPE,
     BODY_CLOTH,
@@ -110,6 +115,8 @@ struct body {
     enum body_type type;
     uint32_t first_point, npoints;
     uint32_t first_link, nlinks;
+    uint32_t grid_cols; /* cloth, hair: points per row (strand), so that "name.R.C" is point
+                           R * grid_cols + C of the body; 0 = not a grid */
 };
 
 struct model {
@@ -117,6 +124,11 @@ struct model {
     char *source;    /* path of the scenario file (for messages) */
     char sha256[65]; /* hex SHA-256 of the scenario file's bytes */
     int dims;        /* 2 or 3; in 2D every z is 0 */
+
+    /* The effective scenario as JSON text: the file after the --set overrides, with "name"
+     * filled in. A run writes it as scenario.json, so that the run directory alone rebuilds
+     * the model. NULL for models built in code. */
+    char *scenario_json;
 
     double dt;    /* time step, s */
     long steps;   /* steps to run */
@@ -172,6 +184,7 @@ struct model {
     unsigned formats; /* enum output_format bits */
     long every;       /* record every k-th step (step 0 is always recorded) */
     int metrics;      /* 1: write metrics.csv (output.metrics, default 1) */
+    unsigned reports; /* enum report_kind bits: reports written at the end of a run */
 
     /* allocated lengths while building */
     size_t point_cap, link_cap, pin_cap, body_cap, angle_cap, area_cap, area_index_cap, shape_cap,

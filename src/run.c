@@ -11,6 +11,7 @@
 #include "metrics.h"
 #include "outfile.h"
 #include "progress.h"
+#include "report_catenary.h"
 #include "solver.h"
 #include "state.h"
 #include "summary.h"
@@ -205,6 +206,40 @@ static int stopped_error(const struct run *run, const struct run_result *r,
                      source_name(m), r->steps_done, label, pos);
 }
 
+/* scenario.json: the effective scenario, so that the run directory alone rebuilds the model
+ * (`catena catenary RUN_DIR`). Models built in code have no text and write none. */
+static int write_scenario(const char *dir, const struct model *m, struct catena_error *err)
+{
+    if (!m->scenario_json)
+        return CATENA_OK;
+    struct outfile f;
+    const int rc = outfile_open(&f, dir, "scenario.json", err);
+    if (rc != CATENA_OK)
+        return rc;
+    fputs(m->scenario_json, f.fp);
+    fputc('\n', f.fp);
+    return outfile_commit(&f, err);
+}
+
+/* The reports output.reports asks for, on the final state of a run that completed. */
+static int write_reports(const struct run *run, const struct run_options *o,
+                         const struct run_result *r, struct catena_error *err)
+{
+    const struct model *m = run->m;
+    if (!(m->reports & REPORT_CATENARY) || r->status != RUN_OK)
+        return CATENA_OK;
+    const char *dir = o->out_dir;
+    const struct report_catenary_options ro = {.label = dir, .first = -1, .last = -1};
+    struct report_catenary *rep;
+    int rc = report_catenary_build(m, run->s->x, run->s->step, run->s->t, &ro, &rep, err);
+    if (rc == CATENA_OK)
+        rc = report_catenary_write(dir, rep, dir, err);
+    if (rc == CATENA_OK && o->plot)
+        rc = report_catenary_plot(rep, dir, "catenary.png", err);
+    report_catenary_destroy(rep);
+    return rc;
+}
+
 int run_simulation(const struct model *m, const struct run_options *o, struct run_result *r,
                    struct catena_error *err)
 {
@@ -221,6 +256,8 @@ int run_simulation(const struct model *m, const struct run_options *o, struct ru
     signals_catch(&run);
     int rc = outfile_mkdirs(o->out_dir, err);
     if (rc == CATENA_OK)
+        rc = write_scenario(o->out_dir, m, err);
+    if (rc == CATENA_OK)
         rc = writers_open(&run, o->out_dir, err);
     if (rc == CATENA_OK) {
         const double start = clock_s();
@@ -234,6 +271,8 @@ int run_simulation(const struct model *m, const struct run_options *o, struct ru
         writers_abort(&run);
     if (rc == CATENA_OK)
         rc = summary_write(o->out_dir, m, r, err);
+    if (rc == CATENA_OK)
+        rc = write_reports(&run, o, r, err);
     if (rc == CATENA_OK)
         rc = stopped_error(&run, r, err);
     signals_restore(&run);

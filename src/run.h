@@ -16,6 +16,7 @@ enum run_status {
 struct run_options {
     const char *out_dir; /* created if missing */
     int progress;        /* 1: a one-line progress display on stderr */
+    int plot;            /* 1: reports also draw their PNG (catenary.png) */
 };
 
 struct run_result {

@@ -13,7 +13,6 @@
 
 #include <nettle/sha2.h>
 
-#include "build.h"
 #include "fmt_double.h"
 #include "scenario_json.h"
 #include "scenario_loader.h"
@@ -21,11 +20,8 @@
 
 #define FORMAT_VERSION 1
 
-/* The most points a scenario may have; checked before anything is allocated for them. */
-#define MAX_POINTS 50000000LL
-
-/* Integers beyond 2^53 are not exact in JSON's doubles; counts stop there. */
-#define MAX_COUNT 9007199254740992LL
+#define MAX_POINTS SCENARIO_MAX_POINTS
+#define MAX_COUNT SCENARIO_MAX_COUNT
 
 /* Memory a point and a link take in the model and the state, for the size message. */
 #define POINT_BYTES (2 * sizeof(vec3) + 3 * sizeof(double) + sizeof(char *) + 2 * sizeof(vec3))
@@ -75,6 +71,7 @@ static const struct sjson_key output_keys[] = {
     {"trajectory", 0},
     {"every", 0},
     {"metrics", 0},
+    {"reports", 0},
     {NULL, 0},
 };
 static const struct sjson_key point_keys[] = {
@@ -102,26 +99,8 @@ static const struct sjson_key pin_keys[] = {
     {"at", 0},
     {NULL, 0},
 };
-static const struct sjson_key rope_keys[] = {
-    {"name", 1},
-    {"type", 1},
-    {"from", 1},
-    {"to", 1},
-    {"segments", 1},
-    {"length", 0},
-    {"mass", 1},
-    {"pins", 0},
-    {"stiffness", 0},
-    {"break_stretch", 0},
-    {"radius", 0},
-    {NULL, 0},
-};
 
 // clang-format on
-
-/* Body types, indexed by enum body_type, with the keys each allows. */
-static const char *const body_type_names[] = {"rope", NULL};
-static const struct sjson_key *const body_type_keys[] = {rope_keys};
 
 /* Enum values as the file writes them, indexed by the model's enums. */
 static const char *const method_names[] = {"verlet", "pbd", "xpbd", NULL};
@@ -354,124 +333,6 @@ static int read_points(struct loader *ld)
     return 0;
 }
 
-/* One entry of a rope's pins: "first", "last" or an index 0..segments. */
-static int rope_pin_index(struct loader *ld, const cJSON *e, const char *path,
-                          const struct rope_def *def, uint32_t *out)
-{
-    if (cJSON_IsString(e) && strcmp(e->valuestring, "first") == 0) {
-        *out = 0;
-        return 0;
-    }
-    if (cJSON_IsString(e) && strcmp(e->valuestring, "last") == 0) {
-        *out = def->segments;
-        return 0;
-    }
-    if (cJSON_IsString(e))
-        return sjson_error(&ld->cx, path,
-                           "expected \"first\", \"last\" or a point index, got \"%s\"",
-                           e->valuestring);
-    if (!cJSON_IsNumber(e))
-        return sjson_error(&ld->cx, path, "expected \"first\", \"last\" or a point index, got %s",
-                           sjson_type_name(e));
-    long long k = 0;
-    if (sjson_integer(&ld->cx, e, path, -MAX_COUNT, MAX_COUNT, &k))
-        return CATENA_EINPUT;
-    if (k < 0 || k > def->segments)
-        return sjson_error(&ld->cx, path, "point %lld does not exist (%s has %u points)", k,
-                           def->name, def->segments + 1);
-    *out = (uint32_t)k;
-    return 0;
-}
-
-/* Checks the rope's geometry: distinct ends, a length that the segments can take. */
-static int check_rope_length(struct loader *ld, const char *path, const struct rope_def *def,
-                             int has_length)
-{
-    char p[SJSON_PATH_MAX], chord_s[FMT_DOUBLE_SIZE], len_s[FMT_DOUBLE_SIZE];
-    const double chord = v3_dist(def->from, def->to);
-    if (chord == 0)
-        return sjson_error(&ld->cx, sjson_path_key(p, path, "to"),
-                           "must differ from \"from\" (a rope needs two distinct ends)");
-    if (!has_length)
-        return 0;
-    fmt_double(chord_s, chord);
-    fmt_double(len_s, def->length);
-    sjson_path_key(p, path, "length");
-    /* A length typed as the rounded chord may fall an ulp short of it. */
-    if (def->length < chord * (1 - 1e-12))
-        return sjson_error(&ld->cx, p,
-                           "must be at least the distance from \"from\" to \"to\", %s (got %s)",
-                           chord_s, len_s);
-    if (def->segments == 1 && def->length > chord * (1 + 1e-12))
-        return sjson_error(&ld->cx, p,
-                           "a rope of 1 segment cannot sag: its length must be the distance "
-                           "from \"from\" to \"to\", %s (got %s)",
-                           chord_s, len_s);
-    return 0;
-}
-
-/* Reads and checks bodies[i] (a rope) into def; *points counts the scenario's points. */
-static int read_rope(struct loader *ld, const cJSON *e, const char *path, size_t i,
-                     struct rope_def *def, long long *points)
-{
-    const cJSON *pins;
-    long long segments = 0;
-    char p[SJSON_PATH_MAX];
-    *def = build_rope_def();
-    if (sjson_get_string(&ld->cx, e, path, "name", &def->name))
-        return CATENA_EINPUT;
-    sjson_path_key(p, path, "name");
-    if (!*def->name || !name_chars_ok(def->name, "_-"))
-        return sjson_error(&ld->cx, p,
-                           "\"%s\" is not a valid body name (use letters, digits, '_' and '-')",
-                           def->name);
-    if (scenario_add_name(ld, p, def->name, SREF_BODY, i) ||
-        sjson_get_integer(&ld->cx, e, path, "segments", 1, MAX_COUNT, &segments))
-        return CATENA_EINPUT;
-    *points += segments + 1;
-    if (scenario_check_size(ld, sjson_path_key(p, path, "segments"), *points, segments))
-        return CATENA_EINPUT;
-    def->segments = (uint32_t)segments;
-    if (sjson_get_vector(&ld->cx, e, path, "from", ld->m->dims, &def->from) ||
-        sjson_get_vector(&ld->cx, e, path, "to", ld->m->dims, &def->to) ||
-        sjson_get_number(&ld->cx, e, path, "length", &SJSON_POSITIVE, &def->length) ||
-        sjson_get_number(&ld->cx, e, path, "mass", &SJSON_POSITIVE, &def->mass) ||
-        sjson_get_number(&ld->cx, e, path, "stiffness", &SJSON_UNIT, &def->stiffness) ||
-        sjson_get_number(&ld->cx, e, path, "break_stretch", &SJSON_ABOVE_ONE,
-                         &def->break_stretch) ||
-        sjson_get_number(&ld->cx, e, path, "radius", &SJSON_NONNEG, &def->radius) ||
-        check_rope_length(ld, path, def, sjson_child(e, "length") != NULL) ||
-        sjson_array(&ld->cx, e, path, "pins", &pins))
-        return CATENA_EINPUT;
-    ld->rope_pins[i] = pins;
-    sjson_path_key(p, path, "pins");
-    size_t k = 0;
-    for (const cJSON *pe = pins ? pins->child : NULL; pe; pe = pe->next, k++) {
-        char pp[SJSON_PATH_MAX];
-        uint32_t idx = 0;
-        if (rope_pin_index(ld, pe, sjson_path_index(pp, p, k), def, &idx))
-            return CATENA_EINPUT;
-    }
-    return 0;
-}
-
-/* bodies[i]: its type picks the key table and the reader. */
-static int read_body(struct loader *ld, const cJSON *e, const char *path, size_t i,
-                     long long *points)
-{
-    int type = 0;
-    char p[SJSON_PATH_MAX];
-    if (!cJSON_IsObject(e))
-        return sjson_error(&ld->cx, path, "expected an object, got %s", sjson_type_name(e));
-    const cJSON *t = sjson_child(e, "type");
-    if (!t)
-        return sjson_error(&ld->cx, path, "missing required key \"type\"");
-    if (sjson_enum(&ld->cx, t, sjson_path_key(p, path, "type"), body_type_names, &type) ||
-        sjson_check_object(&ld->cx, e, path, body_type_keys[type]))
-        return CATENA_EINPUT;
-    return read_rope(ld, e, path, i, &ld->ropes[i], points);
-}
-
 int scenario_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size_t entry)
 {
     if (ld->m->npins == ld->origin_cap) {
@@ -484,49 +345,6 @@ int scenario_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size
     }
     ld->origins[ld->m->npins] = (struct pin_origin){.body = body, .entry = entry};
     return model_add_pin(ld->m, point, at) < 0 ? scenario_oom(ld) : 0;
-}
-
-/* Builds the checked ropes and pins the points their "pins" name. */
-static int build_bodies(struct loader *ld)
-{
-    for (size_t i = 0; i < ld->nropes; i++) {
-        if (build_rope(ld->m, &ld->ropes[i], ld->m->gravity) < 0)
-            return scenario_oom(ld);
-        const struct body *b = &ld->m->bodies[i];
-        size_t k = 0;
-        for (const cJSON *pe = ld->rope_pins[i] ? ld->rope_pins[i]->child : NULL; pe;
-             pe = pe->next, k++) {
-            uint32_t idx = 0; /* checked by read_rope */
-            rope_pin_index(ld, pe, "", &ld->ropes[i], &idx);
-            const uint32_t point = b->first_point + idx;
-            if (scenario_add_pin(ld, point, ld->m->x0[point], (long)i, k))
-                return CATENA_EFAIL;
-        }
-    }
-    return 0;
-}
-
-static int read_bodies(struct loader *ld)
-{
-    const cJSON *bodies;
-    if (sjson_array(&ld->cx, ld->root, "", "bodies", &bodies))
-        return CATENA_EINPUT;
-    if (!bodies)
-        return 0;
-    const size_t n = (size_t)cJSON_GetArraySize(bodies);
-    ld->ropes = calloc(n ? n : 1, sizeof *ld->ropes);
-    ld->rope_pins = calloc(n ? n : 1, sizeof *ld->rope_pins);
-    if (!ld->ropes || !ld->rope_pins)
-        return scenario_oom(ld);
-    long long points = (long long)ld->m->npoints;
-    size_t i = 0;
-    for (const cJSON *e = bodies->child; e; e = e->next, i++) {
-        char p[SJSON_PATH_MAX];
-        if (read_body(ld, e, sjson_path_index(p, "bodies", i), i, &points))
-            return CATENA_EINPUT;
-    }
-    ld->nropes = n;
-    return build_bodies(ld);
 }
 
 static int read_pins(struct loader *ld)
@@ -690,11 +508,23 @@ static int check_has_points(struct loader *ld)
  * measure the positions pins hold their points at. */
 // clang-format off
 static int (*const sections[])(struct loader *) = {
-    read_version,         check_top,   read_name,   read_dimensions, read_time,        read_solver,
-    read_world,           read_output, read_points, read_bodies,     check_has_points, read_pins,
-    check_duplicate_pins, read_links,
+    read_version,
+    check_top,
+    read_name,
+    read_dimensions,
+    read_time,
+    read_solver,
+    read_world,
+    read_output,
+    read_points,
+    scenario_read_bodies,
+    check_has_points,
+    read_pins,
+    check_duplicate_pins,
+    read_links,
     scenario_read_constraints, /* right after read_links: it reads links[] again */
     scenario_read_direct,
+    scenario_read_reports,
 };
 // clang-format on
 
@@ -717,6 +547,43 @@ static void sha256_hex(const char *text, size_t len, char hex[65])
     sha256_digest(&ctx, sizeof digest, digest);
     for (size_t i = 0; i < sizeof digest; i++)
         snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+}
+
+/* Replaces every number under item by raw text in fmt_double's shortest round-trip form:
+ * cJSON prints some doubles with 15 digits when they come within an ulp, not bit for bit. */
+static int numbers_exact(cJSON *item)
+{
+    for (cJSON *e = item->child, *next; e; e = next) {
+        next = e->next;
+        if (!cJSON_IsNumber(e)) {
+            if (numbers_exact(e))
+                return -1;
+            continue;
+        }
+        char buf[FMT_DOUBLE_SIZE];
+        fmt_double(buf, e->valuedouble);
+        cJSON *raw = cJSON_CreateRaw(buf);
+        if (!raw)
+            return -1;
+        raw->string = e->string; /* the member's key moves over (NULL in arrays) */
+        e->string = NULL;
+        cJSON_ReplaceItemViaPointer(item, e, raw);
+    }
+    return 0;
+}
+
+/* Keeps the effective scenario's text in the model: the tree after the overrides, with the
+ * name taken from the file name written out, so that the text alone loads to the same model
+ * under the same name. */
+static int keep_effective_text(struct loader *ld, cJSON *root)
+{
+    if (!sjson_child(root, "name") && !cJSON_AddStringToObject(root, "name", ld->m->name))
+        return scenario_oom(ld);
+    if (numbers_exact(root))
+        return scenario_oom(ld);
+    if (!(ld->m->scenario_json = cJSON_Print(root)))
+        return scenario_oom(ld);
+    return 0;
 }
 
 struct model *scenario_parse(const char *label, const char *text, size_t len,
@@ -743,7 +610,7 @@ struct model *scenario_parse(const char *label, const char *text, size_t len,
         goto fail;
     }
     sha256_hex(text, len, ld.m->sha256);
-    if (read_scenario(&ld))
+    if (read_scenario(&ld) || keep_effective_text(&ld, root))
         goto fail;
     goto done;
 fail:
@@ -751,8 +618,7 @@ fail:
     ld.m = NULL;
 done:
     sref_destroy(ld.names);
-    free(ld.ropes);
-    free(ld.rope_pins);
+    free(ld.plans);
     free(ld.origins);
     cJSON_Delete(root);
     return ld.m;

@@ -63,9 +63,11 @@ static int get_bool(struct loader *ld, const cJSON *obj, const char *path, const
 
 static int read_options(struct loader *ld)
 {
-    return get_bool(ld, sjson_child(ld->root, "solver"), "solver", "max_length_pass",
-                    &ld->m->max_length_pass) ||
-           get_bool(ld, sjson_child(ld->root, "output"), "output", "metrics", &ld->m->metrics);
+    if (get_bool(ld, sjson_child(ld->root, "solver"), "solver", "max_length_pass",
+                 &ld->m->max_length_pass) ||
+        get_bool(ld, sjson_child(ld->root, "output"), "output", "metrics", &ld->m->metrics))
+        return CATENA_EINPUT;
+    return 0;
 }
 
 /* links[i]: compliance or EA (alpha = rest / EA), kind, break_force. */

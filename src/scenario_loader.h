@@ -8,6 +8,12 @@
 #include "scenario_json.h"
 #include "scenario_refs.h"
 
+/* The most points a scenario may have; checked before anything is allocated for them. */
+#define SCENARIO_MAX_POINTS 50000000LL
+
+/* Integers beyond 2^53 are not exact in JSON's doubles; counts stop there. */
+#define SCENARIO_MAX_COUNT 9007199254740992LL
+
 /* Where a pin comes from, for the duplicate-pin message. */
 struct pin_origin {
     long body;    /* body index, or -1 for pins[] */
@@ -19,9 +25,7 @@ struct loader {
     const cJSON *root;
     struct model *m;
     struct sref_table *names;
-    struct rope_def *ropes;  /* [nropes] the bodies, checked before any is built */
-    const cJSON **rope_pins; /* [nropes] each rope's "pins" array, or NULL */
-    size_t nropes;
+    struct body_plan *plans;    /* [bodies] checked before any is built (scenario_bodies.c) */
     struct pin_origin *origins; /* [m->npins] */
     size_t origin_cap;
 };
@@ -39,8 +43,15 @@ int scenario_check_size(struct loader *ld, const char *path, long long points, l
 /* Pins a point (recording where the pin came from for duplicate messages). */
 int scenario_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size_t entry);
 
+/* The "bodies" section (scenario_bodies.c): reads and checks every body, then builds them
+ * and pins what their "pins" name. */
+int scenario_read_bodies(struct loader *ld);
+
 /* Sections in their own files, registered in scenario.c's sections[]. */
 int scenario_read_constraints(struct loader *ld); /* scenario_constraints.c */
 int scenario_read_direct(struct loader *ld);      /* scenario_direct.c */
+
+/* output.reports (scenario_report.c). */
+int scenario_read_reports(struct loader *ld);
 
 #endif

@@ -97,14 +97,17 @@ const char *sref_describe(const struct model *m, size_t i, char *buf, size_t siz
     return buf;
 }
 
-/* The closest name of the given kind, for a did-you-mean (NULL when none is close). */
-static const char *closest_name(const struct sref_table *t, enum sref_kind kind, const char *word)
+/* The closest name of the given kind that starts with word's first `same` bytes, for a
+ * did-you-mean (NULL when none is close). */
+static const char *closest_name(const struct sref_table *t, enum sref_kind kind, const char *word,
+                                size_t same)
 {
     const char *best = NULL;
     size_t best_d = (size_t)-1;
     for (size_t i = 0; i < t->cap; i++) {
         const struct sref_entry *e = &t->slots[i];
-        if (!e->name || e->kind != kind || !sjson_is_close(word, e->name))
+        if (!e->name || e->kind != kind || strncmp(e->name, word, same) != 0 ||
+            !sjson_is_close(word, e->name))
             continue;
         const size_t d = sjson_distance(word, e->name);
         /* Ties go to the alphabetically first name, so the hint does not depend on the
@@ -117,7 +120,59 @@ static const char *closest_name(const struct sref_table *t, enum sref_kind kind,
     return best;
 }
 
-/* "chain.12", "chain.first", "chain.last": resolve within the body. */
+/* "ROW.COLUMN": digits, one dot, digits. */
+static int is_grid_ref(const char *k)
+{
+    const size_t r = strspn(k, "0123456789");
+    return r > 0 && k[r] == '.' && k[r + 1] && strspn(k + r + 1, "0123456789") == strlen(k + r + 1);
+}
+
+/* "cloth.3.4": row 3, column 4 of a grid body (point 3 * cols + 4). */
+static int resolve_grid(const struct sjson *cx, const char *path, const char *ref,
+                        const struct body *b, const char *k, uint32_t *out)
+{
+    const uint32_t cols = b->grid_cols, rows = b->npoints / cols;
+    const char *dot = strchr(k, '.');
+    /* Past 10 digits a row or column is out of range whatever it says. */
+    const unsigned long long r = dot - k > 10 ? ~0ULL : strtoull(k, NULL, 10);
+    const unsigned long long c = strlen(dot + 1) > 10 ? ~0ULL : strtoull(dot + 1, NULL, 10);
+    if (r >= rows || c >= cols)
+        return sjson_error(cx, path,
+                           "point \"%s\" does not exist (%s has rows 0 to %u and columns 0 to "
+                           "%u)",
+                           ref, b->name, rows - 1, cols - 1);
+    *out = b->first_point + (uint32_t)(r * cols + c);
+    return 0;
+}
+
+/* The message for "body.WORD" that is no point: a did-you-mean among the body's named
+ * points, else what may follow the dot. */
+static int no_such_sub_point(const struct sref_table *t, const struct model *m,
+                             const struct sjson *cx, const char *path, const char *ref,
+                             const struct body *b)
+{
+    const char *example = NULL;
+    for (uint32_t i = b->first_point; i < b->first_point + b->npoints && !example; i++)
+        example = m->point_name[i];
+    const size_t prefix = (size_t)(strchr(ref, '.') - ref) + 1;
+    const char *hint = example ? closest_name(t, SREF_POINT, ref, prefix) : NULL;
+    if (hint)
+        return sjson_error(cx, path, "point \"%s\" does not exist (did you mean \"%s\"?)", ref,
+                           hint);
+    const char *grid = b->grid_cols ? ", ROW.COLUMN" : "";
+    if (example)
+        return sjson_error(cx, path,
+                           "point \"%s\" does not exist (after \"%s.\" write an index from 0 "
+                           "to %u%s, first, last or a point name such as \"%s\")",
+                           ref, b->name, b->npoints - 1, grid, example);
+    return sjson_error(cx, path,
+                       "point \"%s\" does not exist (after \"%s.\" write an index from 0 to "
+                       "%u%s, first or last)",
+                       ref, b->name, b->npoints - 1, grid);
+}
+
+/* "chain.12", "chain.first", "chain.last", a point the body named ("fig.head"), or a grid
+ * body's "cloth.ROW.COLUMN": resolve within the body. */
 static int resolve_in_body(const struct sref_table *t, const struct model *m,
                            const struct sjson *cx, const char *path, const char *ref,
                            const char *dot, uint32_t *out)
@@ -127,7 +182,7 @@ static int resolve_in_body(const struct sref_table *t, const struct model *m,
     if (!e || e->kind != SREF_BODY) {
         char body[256];
         snprintf(body, sizeof body, "%.*s", (int)n, ref);
-        const char *hint = closest_name(t, SREF_BODY, body);
+        const char *hint = closest_name(t, SREF_BODY, body, 0);
         if (hint)
             return sjson_error(cx, path,
                                "point \"%s\" does not exist (there is no body \"%s\"; did you "
@@ -146,11 +201,16 @@ static int resolve_in_body(const struct sref_table *t, const struct model *m,
         *out = b->first_point + b->npoints - 1;
         return 0;
     }
+    /* A point the body named ("fig.head"): in the table under its full name. */
+    const struct sref_entry *named = sref_find(t, ref, strlen(ref));
+    if (named && named->kind == SREF_POINT) {
+        *out = (uint32_t)named->index;
+        return 0;
+    }
+    if (b->grid_cols && is_grid_ref(k))
+        return resolve_grid(cx, path, ref, b, k, out);
     if (!*k || strspn(k, "0123456789") != strlen(k))
-        return sjson_error(cx, path,
-                           "point \"%s\" does not exist (after \"%s.\" write an index from 0 "
-                           "to %u, first or last)",
-                           ref, b->name, b->npoints - 1);
+        return no_such_sub_point(t, m, cx, path, ref, b);
     /* Past 10 digits an index is out of range whatever it says. */
     if (strlen(k) > 10 || strtoull(k, NULL, 10) >= b->npoints)
         return sjson_error(cx, path, "point \"%s\" does not exist (%s has %u points)", ref, b->name,
@@ -175,7 +235,7 @@ static int resolve_name(const struct sref_table *t, const struct model *m, const
                            "point \"%s\" does not exist (\"%s\" is a body: write \"%s.first\", "
                            "\"%s.last\" or \"%s.INDEX\")",
                            ref, ref, ref, ref, ref);
-    const char *hint = closest_name(t, SREF_POINT, ref);
+    const char *hint = closest_name(t, SREF_POINT, ref, 0);
     if (hint)
         return sjson_error(cx, path, "point \"%s\" does not exist (did you mean \"%s\"?)", ref,
                            hint);

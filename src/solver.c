@@ -165,7 +165,7 @@ void solver_step(const struct model *m, struct state *s)
         else
             relax(&cx, m, s); /* constraints: Gauss-Seidel over every family */
         if (m->max_length_pass)
-            tether_pass(m, s); /* max length: nothing beyond its reach of an anchor */
+            solver_tether_pass(m, s); /* max length: nothing beyond its reach of an anchor */
         if (m->method != METHOD_VERLET)
             update_velocities(m, s, h, keep); /* velocities: from what the projections did */
     }

@@ -10,7 +10,7 @@
 #include "solver_work.h"
 #include "state.h"
 
-int tether_prepare(const struct model *m, struct solver_work *w)
+int solver_tether_prepare(const struct model *m, struct solver_work *w)
 {
     if (!m->max_length_pass)
         return 0;
@@ -114,7 +114,7 @@ static void tether_paths(const struct model *m, const struct state *s, struct so
     w->tether_stale = 0;
 }
 
-void tether_pass(const struct model *m, struct state *s)
+void solver_tether_pass(const struct model *m, struct state *s)
 {
     struct solver_work *w = s->work;
     if (w->tether_stale)

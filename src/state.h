@@ -33,8 +33,9 @@ struct state {
 
 /* Allocates a state at t = 0 from the model's initial positions and velocities;
  * xprev is set so that Verlet reproduces constant acceleration exactly, v = v0 (0 where
- * pinned), multipliers 0, and the solver's tables (colouring, ...) are prepared, so that
- * stepping allocates nothing. NULL on OOM. */
+ * pinned), multipliers 0, and the solver's tables (colouring, max-length paths, ...) are
+ * prepared, so that stepping allocates nothing. The model's order, max_length_pass and
+ * constraint topology must not change afterwards. NULL on OOM. */
 struct state *state_create(const struct model *m);
 
 /* NULL is a no-op. */

@@ -601,8 +601,9 @@ static const struct bad bad_inputs[] = {
     {HEAD "'points': [{'name': 'chain', 'p': [0, 0], 'mass': 1}], " ROPE("") "}",
      "test.json: bodies[0].name: \"chain\" is already the name of points[0]"},
     /* bodies */
-    {HEAD "'bodies': [{'name': 'r', 'type': 'cloth'}]}",
-     "test.json: bodies[0].type: unknown value \"cloth\" (expected \"rope\")"},
+    {HEAD "'bodies': [{'name': 'r', 'type': 'jelly'}]}",
+     "test.json: bodies[0].type: unknown value \"jelly\" (expected \"rope\", \"cloth\", "
+     "\"ragdoll\", \"softbody\" or \"hair\")"},
     {HEAD "'bodies': [{'name': 'r'}]}", "test.json: bodies[0]: missing required key \"type\""},
     {HEAD ROPE(", 'lenght': 40") "}",
      "test.json: bodies[0].lenght: unknown key (did you mean \"length\"?)"},

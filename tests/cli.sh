@@ -87,10 +87,10 @@ check "nothing is written for bad input" test ! -e "$tmp/never"
 catena run -o "$tmp/a" "$tmp/small.json"
 expect_status 0 "run exits 0"
 check "run prints nothing when all is well" test ! -s "$tmp/err"
-for f in trajectory.csv trajectory.json trajectory.npy metrics.csv summary.json; do
+for f in trajectory.csv trajectory.json trajectory.npy metrics.csv summary.json scenario.json; do
     check "run writes $f" test -f "$tmp/a/$f"
 done
-expect_eq "$(find "$tmp/a" -type f | wc -l | tr -d ' ')" 5 "run leaves no temporary file"
+expect_eq "$(find "$tmp/a" -type f | wc -l | tr -d ' ')" 6 "run leaves no temporary file"
 expect_eq "$(lines "$tmp/a/trajectory.csv")" $((1 + 5 * points)) "csv: a header and 5 frames"
 check "csv header" grep -qx 'step,time,point,x,y' "$tmp/a/trajectory.csv"
 expect_eq "$(grep -o '"step"' "$tmp/a/trajectory.json" | wc -l | tr -d ' ')" 5 "json: 5 frames"
@@ -137,6 +137,18 @@ check "--set solver.iterations=40 takes effect" json_has "$tmp/e/summary.json" i
 check "--set time.steps=3 takes effect" json_has "$tmp/e/summary.json" steps_done 3
 expect_eq "$(lines "$tmp/e/trajectory.csv")" $((1 + 2 * points)) "--every 3 wins over --set"
 
+# scenario.json is the effective scenario: run again, it gives the same bytes, overrides
+# included, and the name the first run took from its file name.
+sed '/"name": "small",/d' "$tmp/small.json" >"$tmp/unnamed.json"
+catena run --set solver.iterations=40 --steps 3 -o "$tmp/e1" "$tmp/unnamed.json"
+expect_status 0 "run of an unnamed scenario exits 0"
+catena run -o "$tmp/e2" "$tmp/e1/scenario.json"
+expect_status 0 "scenario.json runs"
+check "scenario.json reproduces the run" cmp -s "$tmp/e1/trajectory.csv" "$tmp/e2/trajectory.csv"
+check "scenario.json reproduces itself" cmp -s "$tmp/e1/scenario.json" "$tmp/e2/scenario.json"
+check "scenario.json keeps the overrides" json_has "$tmp/e1/scenario.json" iterations 40
+check "scenario.json names the scenario" json_has "$tmp/e1/scenario.json" name '"unnamed"'
+
 # --- validate
 
 catena validate "$tmp/small.json"
@@ -146,6 +158,14 @@ check "validate prints the link count" grep -Eq '^links +4$' "$tmp/out"
 check "validate prints the pin count" grep -Eq '^pins +1$' "$tmp/out"
 check "validate prints the steps" grep -Eq '^steps +20$' "$tmp/out"
 check "validate prints dt" grep -Eq '^dt +0.01 s$' "$tmp/out"
+check "validate prints no constraint families a scenario lacks" \
+    sh -c "! grep -Eq '^(angles|areas|faces) ' '$tmp/out'"
+
+catena validate "$top_srcdir/scenarios/ragdoll-fall.json" "$top_srcdir/scenarios/jelly.json"
+expect_status 0 "validate describes generated bodies"
+check "validate prints a ragdoll's joint limits" grep -Eq '^angles +9$' "$tmp/out"
+check "validate prints a soft body's area" grep -Eq '^areas +1$' "$tmp/out"
+check "validate prints a soft body's triangles" grep -Eq '^faces +24$' "$tmp/out"
 
 printf '{"catena": 1,\n  "name": }\n' >"$tmp/broken.json"
 catena validate "$tmp/small.json" "$tmp/broken.json"
