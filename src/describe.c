@@ -2,6 +2,8 @@
  * shortest round-trip form, so a value printed here is exactly the value a run uses. */
 #include "describe.h"
 
+#include <string.h>
+
 #include "fmt_double.h"
 #include "traj.h"
 
@@ -92,6 +94,70 @@ static void describe_solver(FILE *out, const struct model *m)
         fprintf(out, KEY "%s\n", "global", "distance links of each body solved at once");
 }
 
+/* "KEY  total (name n, ...)" for the kinds that occur; nothing when there are none. */
+static void put_kinds(FILE *out, const char *key, const char *const *names, const size_t *n,
+                      size_t kinds)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < kinds; k++)
+        total += n[k];
+    if (total == 0)
+        return;
+    fprintf(out, KEY "%zu", key, total);
+    const char *sep = " (";
+    for (size_t k = 0; k < kinds; k++)
+        if (n[k] > 0) {
+            fprintf(out, "%s%s %zu", sep, names[k], n[k]);
+            sep = ", ";
+        }
+    fputs(")\n", out);
+}
+
+/* Obstacles and events (when there are any), each with what kinds there are; the points
+ * and links cuts reserve; wind and settling when set. */
+static void describe_world(FILE *out, const struct model *m)
+{
+    static const char *const obstacle[] = {"plane", "sphere", "box", "capsule", "bounds"};
+    static const char *const event[] = {"cut",      "release", "pin", "drag",    "reel",
+                                        "velocity", "impulse", "set", "teleport"};
+    size_t n[9] = {0};
+    for (size_t i = 0; i < m->nobstacles; i++)
+        n[m->obstacles[i].type]++;
+    put_kinds(out, "obstacles", obstacle, n, 5);
+    if (m->nobstacles > 0)
+        fprintf(out, KEY "every %d iteration%s and the last\n", "collisions", m->collide_every,
+                m->collide_every == 1 ? "" : "s");
+    /* The releases that end drags are the drags' own, not events of the file. */
+    memset(n, 0, sizeof n);
+    for (size_t i = 0; i < m->nevents; i++)
+        n[m->events[i].kind] += !m->events[i].ends_drag;
+    put_kinds(out, "events", event, n, 9);
+    if (m->nreserved_links == 1)
+        fprintf(out, KEY "points %zu..%zu and link %zu for the cut\n", "reserved",
+                m->first_reserved_point, m->first_reserved_point + 1, m->first_reserved_link);
+    else if (m->nreserved_links > 1)
+        fprintf(out, KEY "points %zu..%zu and links %zu..%zu for the cuts\n", "reserved",
+                m->first_reserved_point, m->first_reserved_point + m->nreserved_points - 1,
+                m->first_reserved_link, m->first_reserved_link + m->nreserved_links - 1);
+    if (v3_len(m->wind) > 0.0) {
+        fprintf(out, KEY "[", "wind");
+        const double w[3] = {m->wind.x, m->wind.y, m->wind.z};
+        for (int k = 0; k < m->dims; k++) {
+            if (k > 0)
+                fputs(", ", out);
+            put_double(out, w[k]);
+        }
+        fputs("] m/s\n", out);
+    }
+    if (m->settle_speed > 0.0) {
+        fprintf(out, KEY "below ", "settle");
+        put_double(out, m->settle_speed);
+        fputs(" m/s for ", out);
+        put_double(out, m->settle_for);
+        fputs(" s\n", out);
+    }
+}
+
 static void describe_output(FILE *out, const struct model *m)
 {
     static const enum output_format formats[] = {FORMAT_CSV, FORMAT_JSON, FORMAT_NPY};
@@ -106,6 +172,8 @@ static void describe_output(FILE *out, const struct model *m)
         fprintf(out, "%smetrics.csv", sep);
         sep = ", ";
     }
+    fprintf(out, "%sevents.csv", sep);
+    sep = ", ";
     /* Frames are step 0 and every multiple of `every` up to `steps`. */
     const long frames = m->every > 0 ? m->steps / m->every + 1 : 1;
     fprintf(out, "%sscenario.json, summary.json", sep);
@@ -126,5 +194,6 @@ void describe_model(FILE *out, const struct model *m)
     fprintf(out, KEY "%d\n", "dimensions", m->dims);
     describe_time(out, m);
     describe_solver(out, m);
+    describe_world(out, m);
     describe_output(out, m);
 }

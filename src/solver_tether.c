@@ -45,6 +45,29 @@ int solver_tether_prepare(const struct model *m, struct solver_work *w)
     return 0;
 }
 
+void tether_relink(const struct model *m, struct solver_work *w)
+{
+    if (!w->adj_start)
+        return;
+    /* The same CSR as tether_prepare builds, in place: the arrays have room for every link,
+     * and anchor (recomputed next pass anyway) serves as the fill cursor. */
+    memset(w->adj_start, 0, (m->npoints + 1) * sizeof *w->adj_start);
+    for (size_t i = 0; i < m->nlinks; i++)
+        if (m->links[i].role == ROLE_STRUCTURAL) {
+            w->adj_start[m->links[i].a + 1]++;
+            w->adj_start[m->links[i].b + 1]++;
+        }
+    for (size_t p = 0; p < m->npoints; p++)
+        w->adj_start[p + 1] += w->adj_start[p];
+    memcpy(w->anchor, w->adj_start, m->npoints * sizeof *w->anchor);
+    for (size_t i = 0; i < m->nlinks; i++)
+        if (m->links[i].role == ROLE_STRUCTURAL) {
+            w->adj[w->anchor[m->links[i].a]++] = (uint32_t)i;
+            w->adj[w->anchor[m->links[i].b]++] = (uint32_t)i;
+        }
+    w->tether_stale = 1;
+}
+
 /* Binary min-heap on (d, p): ties by point index, so the anchors found are deterministic. */
 static int heap_less(const struct tether_heap_entry *a, const struct tether_heap_entry *b)
 {

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "solver_direct.h"
+
+#include "collide.h"
 #include "solver_work.h"
 
 /* calloc that also succeeds for an empty model (calloc(0) may return NULL). */
@@ -49,6 +51,10 @@ struct state *state_create(const struct model *m)
         }
     }
     memset(s->alive, 1, m->nlinks);
+    /* Reserved links (the far halves of cuts) are dead until their cut. */
+    memset(s->alive + m->first_reserved_link, 0, m->nreserved_links);
+    if (collide_work_create(m, &s->collide))
+        goto fail;
     if (m->global) {
         s->direct = direct_create(m);
         if (!s->direct)
@@ -71,6 +77,7 @@ void state_destroy(struct state *s)
     free(s->x);
     free(s->xprev);
     free(s->alive);
+    collide_work_destroy(s->collide);
     free(s->v);
     free(s->link_lambda);
     free(s->angle_lambda);

@@ -11,6 +11,8 @@
 struct solver_work;
 struct direct;
 
+struct collide_work; /* collide.c: contacts, broad phase and self-collision scratch */
+
 struct state {
     size_t npoints, nlinks;
     vec3 *x;              /* [npoints] positions, m */
@@ -29,6 +31,10 @@ struct state {
     size_t nbroke;            /* entries of broke[] */
     struct solver_work *work; /* the solver's own tables and scratch (solver_work.h) */
     struct direct *direct;    /* the direct projection's workspace when m->global, else NULL */
+
+
+    /* Allocated with the state: contacts and hashes (NULL without collisions). */
+    struct collide_work *collide;
 };
 
 /* Allocates a state at t = 0 from the model's initial positions and velocities;
