@@ -297,12 +297,14 @@ int direct_graph_create(struct direct *d, const struct model *m)
     d->nu = number(d, m);
     walk(d, m, WALK_COUNT, 0.0);
     const size_t entries = d->ap[d->nu];
+    d->entry_cap = entries;
     d->ai = calloc(entries ? entries : 1, sizeof *d->ai);
     d->ax = calloc(entries ? entries : 1, sizeof *d->ax);
     if (!d->ai || !d->ax)
         return -1;
     walk(d, m, WALK_ROWS, 0.0);
     const size_t lcap = symbolic(d);
+    d->l_cap = lcap;
     d->li = calloc(lcap ? lcap : 1, sizeof *d->li);
     d->lx = calloc(lcap ? lcap : 1, sizeof *d->lx);
     d->nu = 0;
@@ -330,6 +332,18 @@ void direct_graph_destroy(struct direct *d)
     free(d->ly);
 }
 
+/* A cut can join links that were never near each other, and the factor then need more room
+ * than was set aside at the start; rather than allocate between steps, the bodies with loops
+ * are left to Gauss-Seidel (counted in stats.graph_left). */
+static void give_up(struct direct *d)
+{
+    for (size_t k = 0; k < d->ngraph; k++)
+        d->owner[d->graph_link[k]] = OWNER_NONE;
+    d->stats.graph_left = d->ngraph;
+    d->ngraph = d->ngpoint = d->nu = 0;
+    d->stats.graph_unknowns = d->stats.graph_factor_nnz = 0;
+}
+
 void direct_graph_analyse(struct direct *d, const struct model *m)
 {
     const size_t nodes = d->npoints + d->nlinks;
@@ -348,15 +362,20 @@ void direct_graph_analyse(struct direct *d, const struct model *m)
     for (size_t v = 0; v < d->npoints; v++)
         if (in_system(d, (uint32_t)v))
             d->gpoint[d->ngpoint++] = (uint32_t)v;
+    d->stats.graph_left = 0;
     walk(d, m, WALK_COUNT, 0.0);
+    if (d->ap[d->nu] > d->entry_cap)
+        return give_up(d);
     walk(d, m, WALK_ROWS, 0.0);
+    if (symbolic(d) > d->l_cap)
+        return give_up(d);
     double longest = 0.0;
     for (size_t k = 0; k < d->ngraph; k++)
         longest = fmax(longest, m->links[d->graph_link[k]].rest);
     d->converged = CONVERGED * longest;
     d->refactor_floor = KEEP_FACTOR * longest;
     d->stats.graph_unknowns = d->nu;
-    d->stats.graph_factor_nnz = symbolic(d);
+    d->stats.graph_factor_nnz = d->lp[d->nu];
     d->factored = 0;
 }
 

@@ -33,7 +33,7 @@ struct direct {
     double *len;            /* [nlinks] current length, m */
     vec3 *xpred;            /* [npoints] the predicted positions x* of this substep, m */
     vec3 *xlast;            /* [npoints] positions after the last direct iteration, m */
-    vec3 *xstart;           /* [npoints] those of the last substep, where it started, m */
+    vec3 *xstart;           /* [npoints] where this substep started, m */
 
     /* Trees: points in breadth-first order, each component's root first. */
     size_t ntree;         /* tree points in order[] */
@@ -67,6 +67,7 @@ struct direct {
     size_t *lp;                               /* [max unknowns + 1] column starts of L */
     uint32_t *li;                             /* [max nnz(L)] */
     double *lx, *ld, *ly;                     /* [max nnz(L)] L; [max unknowns] D and work */
+    size_t entry_cap, l_cap;                  /* room in ai/ax and li/lx */
     int factored;                             /* 1 while the factor may serve the next iteration */
     double last_residual;                     /* of the previous iteration of this substep, m */
     double converged;                         /* a residual this small needs no step, m */

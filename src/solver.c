@@ -127,7 +127,7 @@ static void relax_global(const struct constraint_ctx *cx, const struct model *m,
 {
     size_t nleft;
     const uint32_t *left = direct_leftover(s->direct, &nleft);
-    direct_begin(s->direct, s->x);
+    direct_begin(s->direct, s->x, s->xprev);
     for (int it = 0; it < m->iterations; it++) {
         direct_iterate(s->direct, m, s->x, h);
         distance_relax_list(cx, m, s, left, nleft);

@@ -14,16 +14,19 @@ static void *alloc_array(size_t n, size_t size)
     return calloc(n ? n : 1, size);
 }
 
-/* CSR of the links at each point; points never gain links, so it is built once. */
+/* CSR of the links at each point, rebuilt by every analysis: a cut moves a link's end to a
+ * new point. Cuts take the new point's link from the idle link reserved for them, so no
+ * point ever has more links than at the start, the size the block storage has. */
 static void build_adjacency(struct direct *d, const struct model *m)
 {
+    memset(d->adj_first, 0, (m->npoints + 1) * sizeof *d->adj_first);
     for (size_t i = 0; i < m->nlinks; i++) {
         d->adj_first[m->links[i].a + 1]++;
         d->adj_first[m->links[i].b + 1]++;
     }
     for (size_t p = 0; p < m->npoints; p++)
         d->adj_first[p + 1] += d->adj_first[p];
-    uint32_t *fill = d->order; /* free until the analysis */
+    uint32_t *fill = d->order; /* the analysis rewrites it next */
     memcpy(fill, d->adj_first, m->npoints * sizeof *fill);
     for (size_t i = 0; i < m->nlinks; i++) {
         d->adj_link[fill[m->links[i].a]++] = (uint32_t)i;
@@ -84,7 +87,6 @@ struct direct *direct_create(const struct model *m)
         !d->parent || !d->parent_link || !d->npins || !d->pin_link || !d->block_first || !d->kacc ||
         !d->racc || !d->dx || !d->dlam || !d->gpoint || !d->graph_link)
         goto fail;
-    memcpy(d->xlast, m->x0, np * sizeof *d->xlast); /* the first substep starts there */
     build_adjacency(d, m);
     size_blocks(d);
     d->block = alloc_array(d->block_first[np], sizeof *d->block);
@@ -202,6 +204,7 @@ static void move_to_graph(struct direct *d, size_t first)
 
 void direct_analyse(struct direct *d, const struct model *m, const unsigned char *alive)
 {
+    build_adjacency(d, m);
     for (size_t p = 0; p < d->npoints; p++)
         d->is_free[p] = m->inv_mass[p] > 0.0;
     for (size_t i = 0; i < d->nlinks; i++) {
@@ -245,9 +248,9 @@ int direct_owns(const struct direct *d, size_t i)
     return d->owner[i] != OWNER_NONE;
 }
 
-void direct_begin(struct direct *d, const vec3 *x)
+void direct_begin(struct direct *d, const vec3 *x, const vec3 *xstart)
 {
-    memcpy(d->xstart, d->xlast, d->npoints * sizeof *x);
+    memcpy(d->xstart, xstart, d->npoints * sizeof *x);
     memcpy(d->xpred, x, d->npoints * sizeof *x);
     memcpy(d->xlast, x, d->npoints * sizeof *x);
     d->last_residual = INFINITY; /* a factor kept from the last substep is tried first */
@@ -270,11 +273,15 @@ static void update_geometry(struct direct *d, const struct model *m, const vec3 
 
 void direct_iterate(struct direct *d, const struct model *m, vec3 *x, double h)
 {
-    /* What moved a tree point since the last iteration (a tether, a collision) becomes part
-     * of its prediction, or the Newton step, which drives x - x* into the span of the links'
-     * forces, would pull it back. */
+    /* What moved a point since the last iteration (a tether, an angle limit, a collision)
+     * becomes part of its prediction, or the Newton step, which drives x - x* into the span
+     * of the links' forces, would pull it back and the two would fight. */
     for (size_t k = 0; k < d->ntree; k++) {
         const uint32_t p = d->order[k];
+        d->xpred[p] = v3_add(d->xpred[p], v3_sub(x[p], d->xlast[p]));
+    }
+    for (size_t k = 0; k < d->ngpoint; k++) {
+        const uint32_t p = d->gpoint[k];
         d->xpred[p] = v3_add(d->xpred[p], v3_sub(x[p], d->xlast[p]));
     }
     if (d->cold) {

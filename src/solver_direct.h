@@ -27,6 +27,7 @@ struct direct_stats {
     size_t graph_links;                      /* links of components with loops */
     size_t graph_unknowns, graph_factor_nnz; /* their KKT system and its LDL^T factor */
     long factorizations;                     /* numeric factorisations since direct_begin */
+    size_t graph_left; /* links of bodies with loops left to Gauss-Seidel: no room (a cut) */
 };
 
 /* A workspace for m's points and links; call direct_analyse before iterating. NULL on OOM. */
@@ -44,8 +45,9 @@ void direct_analyse(struct direct *d, const struct model *m, const unsigned char
 /* 1 when the direct solver owns link i (the Gauss-Seidel pass must skip it). */
 int direct_owns(const struct direct *d, size_t i);
 
-/* Starts a substep: x holds the predicted positions (integrated, pins held). */
-void direct_begin(struct direct *d, const vec3 *x);
+/* Starts a substep: x holds the predicted positions (integrated, pins held), xstart those
+ * the substep started from. */
+void direct_begin(struct direct *d, const vec3 *x, const vec3 *xstart);
 
 /* One iteration over every component, moving x. Displacements made by others between two
  * iterations (the Gauss-Seidel pass: tethers, collisions) are kept, not undone. h is the
