@@ -473,7 +473,10 @@ void direct_graph_iterate(struct direct *d, const struct model *m, vec3 *x, doub
     const double size = residual(d, m, ih2);
     if (size <= d->converged)
         return; /* at round-off already: a step would only stir it */
-    if (!d->factored || (size > REFACTOR_RATIO * d->last_residual && size > d->refactor_floor))
+    /* A factor that no longer contracts is renewed, unless what the Gauss-Seidel pass moved
+     * since the last iteration accounts for the residual: no factor would help then. */
+    if (!d->factored || (size > d->refactor_floor && size > REFACTOR_RATIO * d->last_residual &&
+                         d->gs_moved < size))
         factor(d, m, ih2);
     d->last_residual = size;
     solve(d, d->rhs);

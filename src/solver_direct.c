@@ -280,9 +280,12 @@ void direct_iterate(struct direct *d, const struct model *m, vec3 *x, double h)
         const uint32_t p = d->order[k];
         d->xpred[p] = v3_add(d->xpred[p], v3_sub(x[p], d->xlast[p]));
     }
+    d->gs_moved = 0.0;
     for (size_t k = 0; k < d->ngpoint; k++) {
         const uint32_t p = d->gpoint[k];
-        d->xpred[p] = v3_add(d->xpred[p], v3_sub(x[p], d->xlast[p]));
+        const vec3 moved = v3_sub(x[p], d->xlast[p]);
+        d->xpred[p] = v3_add(d->xpred[p], moved);
+        d->gs_moved = fmax(d->gs_moved, v3_len(moved));
     }
     if (d->cold) {
         /* Without multipliers there is no geometric stiffness, and the plain step that is
