@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fmt_double.h"
+#include "render.h"
 #include "traj.h"
 
 /* One "key  value" line with the keys aligned. */
@@ -182,6 +183,24 @@ static void describe_output(FILE *out, const struct model *m)
     fprintf(out, "\n" KEY "%ld (%ld frames)\n", "every", m->every, frames);
 }
 
+/* output.render: the frames a run would draw, as many as a run of all its steps gives. */
+static void describe_render(FILE *out, const struct model *m)
+{
+    const struct render_opts *o = m->render;
+    if (!o)
+        return;
+    fprintf(out, KEY "frames/ ", "render");
+    if (o->every > 0) {
+        fprintf(out, "every %ld steps", o->every);
+    } else {
+        put_double(out, o->fps);
+        fputs(" fps", out);
+    }
+    fprintf(out, ", %dx%d, colour by %s%s (%ld frames)\n", o->width, o->height,
+            render_color_by_name(o->color_by), o->sheet.enabled ? ", contact sheet" : "",
+            render_frames_expected(m, o));
+}
+
 void describe_model(FILE *out, const struct model *m)
 {
     fprintf(out, KEY "%s\n", "scenario", m->name ? m->name : "");
@@ -196,4 +215,5 @@ void describe_model(FILE *out, const struct model *m)
     describe_solver(out, m);
     describe_world(out, m);
     describe_output(out, m);
+    describe_render(out, m);
 }

@@ -68,12 +68,12 @@ struct direct {
     uint32_t *li;                             /* [max nnz(L)] */
     double *lx, *ld, *ly;                     /* [max nnz(L)] L; [max unknowns] D and work */
     size_t entry_cap, l_cap;                  /* room in ai/ax and li/lx */
-    int factored;
-    double gs_moved; /* the most the Gauss-Seidel pass moved a graph point since the last
-                        iteration, m */                             /* 1 while the factor may serve the next iteration */
-    double last_residual;                     /* of the previous iteration of this substep, m */
-    double converged;                         /* a residual this small needs no step, m */
-    double refactor_floor;                    /* nor, this small, a new factor, m */
+    int factored;                             /* 1 while the factor may serve the next iteration */
+    double gs_moved;       /* the most Gauss-Seidel moved a graph point since the last
+                              iteration, m */
+    double last_residual;  /* of the previous iteration of this substep, m */
+    double converged;      /* a residual this small needs no step, m */
+    double refactor_floor; /* nor, this small, a new factor, m */
 
     struct direct_stats stats;
 };

@@ -19,6 +19,7 @@
 #include "error.h"
 #include "model.h"
 #include "report_catenary.h"
+#include "render.h"
 #include "run.h"
 #include "scenario.h"
 #include "sweep.h"
@@ -32,6 +33,12 @@ enum {
     OPT_EVERY,
     OPT_FORMAT,
     OPT_SET,
+    OPT_RENDER,
+    OPT_FPS,
+    OPT_SIZE,
+    OPT_COLOR_BY,
+    OPT_CONTACT_SHEET,
+    OPT_LEVEL,
     OPT_UNTIL_SETTLED,
     OPT_BODY,
     OPT_POINTS,
@@ -53,9 +60,24 @@ static const struct option run_longopts[] = {
     {"every", required_argument, NULL, OPT_EVERY},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"set", required_argument, NULL, OPT_SET},
-    {"until-settled", required_argument, NULL, OPT_UNTIL_SETTLED},
     {"report", required_argument, NULL, OPT_REPORT},
     {"plot", no_argument, NULL, OPT_RUN_PLOT},
+    {"render", no_argument, NULL, OPT_RENDER},
+    {"until-settled", required_argument, NULL, OPT_UNTIL_SETTLED},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static const struct option render_longopts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"fps", required_argument, NULL, OPT_FPS},
+    {"every", required_argument, NULL, OPT_EVERY},
+    {"size", required_argument, NULL, OPT_SIZE},
+    {"color-by", required_argument, NULL, OPT_COLOR_BY},
+    {"contact-sheet", no_argument, NULL, OPT_CONTACT_SHEET},
+    {"level", required_argument, NULL, OPT_LEVEL},
+    {"set", required_argument, NULL, OPT_SET},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -113,6 +135,7 @@ static void usage(FILE *out)
           "Commands:\n"
           "  run SCENARIO          simulate SCENARIO and write its outputs\n"
           "  validate SCENARIO...  check scenarios and print what they would simulate\n"
+          "  render RUN_DIR        draw PNG frames of a finished run\n"
           "  catenary RUN_DIR|TRAJECTORY\n"
           "                        catenary report on a finished run's hanging chains\n"
           "  compare A B           compare two trajectories (files or run directories)\n"
@@ -134,8 +157,23 @@ static void usage(FILE *out)
           "                         solver.iterations=40 or points.3.mass=2 (repeatable)\n"
           "      --report=LIST      reports to write at the end, comma-separated:\n"
           "                         catenary (sets output.reports)\n"
-          "      --plot             reports also draw their PNG (catenary.png)\n"
+          "      --plot             reports also draw their PNG (catenary.png); on\n"
+          "                         by itself when rendering is on\n"
+          "      --render           draw PNG frames into DIR/frames (output.render)\n"
           "  -q, --quiet            no progress line (shown only when stderr is a terminal)\n"
+          "\n"
+          "Options for render:\n"
+          "  -o, --output=DIR       write DIR/frames and DIR/contact-sheet.png (default\n"
+          "                         RUN_DIR)\n"
+          "      --fps=F            F frames per simulated second, interpolated\n"
+          "      --every=K          a frame at every K-th step, as recorded\n"
+          "      --size=WxH         frame size in pixels\n"
+          "      --color-by=WHAT    stretch, tension, speed or none\n"
+          "      --contact-sheet    also write contact-sheet.png\n"
+          "      --level=N          PNG compression level, 0 to 9\n"
+          "      --set=PATH=VALUE   override an output.render setting, e.g.\n"
+          "                         output.render.line_width=3 (repeatable)\n"
+          "  -q, --quiet            no progress line\n"
           "\n"
           "Options for catenary:\n"
           "      --body=NAME        the rope body NAME (default: every rope with both ends\n"
@@ -223,6 +261,17 @@ static int parse_set(char *arg, struct scenario_override *ov)
     return 0;
 }
 
+/* Draws the frames of a run in run_dir into out_dir; returns an exit status. */
+static int render_model(const struct model *m, const struct render_opts *o, const char *run_dir,
+                        const char *out_dir, int quiet)
+{
+    struct render_result res;
+    struct catena_error err;
+    const int status =
+        render_run(m, o, run_dir, out_dir, !quiet && isatty(STDERR_FILENO), &res, &err);
+    return status == CATENA_OK ? EXIT_SUCCESS : report(&err);
+}
+
 /* Turns "catenary" into the JSON array output.reports takes (["catenary"]) in buf; the
  * loader checks the names. */
 static int parse_reports(const char *list, char *buf, size_t size)
@@ -264,6 +313,11 @@ static int run_model(const struct model *m, const char *out_dir, int quiet, int 
     int status = run_simulation(m, &o, &r, &err);
     if (status != CATENA_OK)
         report(&err);
+    /* a diverged run is drawn up to its last good step: that is where to look for the cause */
+    if (m->render && (status == CATENA_OK || r.status == RUN_DIVERGED)) {
+        const int rs = render_model(m, m->render, out_dir, out_dir, quiet);
+        status = status != CATENA_OK ? status : rs;
+    }
     if (r.status == RUN_INTERRUPTED)
         status = 128 + r.signal; /* as the shell reports a process killed by the signal */
     free(dir);
@@ -278,7 +332,7 @@ static int cmd_run(int argc, char **argv)
     const char *out_dir = NULL, *steps = NULL, *every = NULL, *settle = NULL;
     char formats[64] = "", reports[256] = "";
     size_t nov = 0;
-    int quiet = 0, plot = 0, status = EXIT_USAGE, c;
+    int quiet = 0, render = 0, plot = 0, status = EXIT_USAGE, c;
     if (!ov) {
         fputs("catena: out of memory\n", stderr);
         return CATENA_EFAIL;
@@ -295,6 +349,9 @@ static int cmd_run(int argc, char **argv)
             break;
         case 'q':
             quiet = 1;
+            break;
+        case OPT_RENDER:
+            render = 1;
             break;
         case OPT_STEPS:
             steps = optarg;
@@ -346,16 +403,172 @@ static int cmd_run(int argc, char **argv)
 
     struct catena_error err;
     struct model *m = scenario_load(argv[optind], ov, nov, &err);
-    if (!m) {
+    if (!m || (render && render_enable(m, &err))) {
         status = report(&err);
+        model_destroy(m);
         goto done;
     }
-    status = run_model(m, out_dir, quiet, plot);
+    /* Rendering on (output.render or --render) draws the reports' pictures too. */
+    status = run_model(m, out_dir, quiet, plot || m->render != NULL);
     model_destroy(m);
     goto done;
 bad_usage:
     status = usage_error();
 done:
+    free(ov);
+    return status;
+}
+
+/* "800x600" as the JSON array [800,600] in buf; the loader checks the range. */
+static int parse_size(const char *arg, char *buf, size_t size)
+{
+    const size_t w = strspn(arg, "0123456789");
+    const size_t h = w && arg[w] == 'x' ? strspn(arg + w + 1, "0123456789") : 0;
+    if (!h || arg[w + 1 + h] != '\0' || w > 9 || h > 9) {
+        fprintf(stderr, "catena: --size: expected WIDTHxHEIGHT in pixels, got '%s'\n", arg);
+        return -1;
+    }
+    snprintf(buf, size, "[%.*s,%s]", (int)w, arg, arg + w + 1);
+    return 0;
+}
+
+/* The values catena render's options give to output.render.KEY (NULL: not given). */
+struct render_cli {
+    const char *fps, *every, *size, *color_by, *level;
+};
+
+/* The overrides for catena render: --set PATH=VALUE (only under output.render, since the run
+ * is done), then the dedicated options, which win; --fps and --every unset one another. ov
+ * has room for nsets + 5. */
+static size_t render_overrides(const struct render_cli *cli, char *const *sets, size_t nsets,
+                               struct scenario_override *ov)
+{
+    const struct {
+        const char *path, *value;
+    } opts[] = {
+        {"output.render.fps", cli->fps},     {"output.render.every", cli->every},
+        {"output.render.size", cli->size},   {"output.render.color_by", cli->color_by},
+        {"output.render.level", cli->level},
+    };
+    size_t n = 0;
+    for (size_t i = 0; i < nsets; i++)
+        parse_set(sets[i], &ov[n++]); /* checked while parsing the options */
+    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
+        if (opts[i].value)
+            ov[n++] = (struct scenario_override){.path = opts[i].path, .value = opts[i].value};
+    return n;
+}
+
+static int check_render_set(char *arg)
+{
+    static const char prefix[] = "output.render";
+    char *eq = strchr(arg, '=');
+    const size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+    if (n >= sizeof prefix - 1 && strncmp(arg, prefix, sizeof prefix - 1) == 0 &&
+        (n == sizeof prefix - 1 || arg[sizeof prefix - 1] == '.'))
+        return 0;
+    fprintf(stderr,
+            "catena: render: --set %s: only output.render settings can change once a run is "
+            "done\n",
+            arg);
+    return -1;
+}
+
+static int cmd_render(int argc, char **argv)
+{
+    struct render_cli cli = {0};
+    char size[32], **sets = calloc((size_t)argc, sizeof *sets);
+    struct scenario_override *ov = calloc((size_t)argc + 5, sizeof *ov);
+    const char *out_dir = NULL;
+    size_t nsets = 0;
+    int quiet = 0, sheet = 0, status = EXIT_USAGE, c;
+    if (!sets || !ov) {
+        fputs("catena: out of memory\n", stderr);
+        free(sets);
+        free(ov);
+        return CATENA_EFAIL;
+    }
+    optind = 2; /* after "catena render" */
+    while ((c = getopt_long(argc, argv, "ho:q", render_longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            usage(stdout);
+            status = EXIT_SUCCESS;
+            goto done;
+        case 'o':
+            out_dir = optarg;
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        case OPT_FPS:
+            cli.fps = optarg;
+            cli.every = "null";
+            break;
+        case OPT_EVERY:
+            cli.every = optarg;
+            cli.fps = "null";
+            break;
+        case OPT_SIZE:
+            if (parse_size(optarg, size, sizeof size))
+                goto bad_usage;
+            cli.size = size;
+            break;
+        case OPT_COLOR_BY:
+            cli.color_by = optarg;
+            break;
+        case OPT_CONTACT_SHEET:
+            sheet = 1;
+            break;
+        case OPT_LEVEL:
+            cli.level = optarg;
+            break;
+        case OPT_SET:
+            if (!strchr(optarg, '=')) {
+                fprintf(stderr, "catena: --set: expected PATH=VALUE, got '%s'\n", optarg);
+                goto bad_usage;
+            }
+            if (check_render_set(optarg))
+                goto bad_usage;
+            sets[nsets++] = optarg;
+            break;
+        default:
+            goto bad_usage;
+        }
+    }
+    if (optind >= argc) {
+        fputs("catena: render: missing RUN_DIR\n", stderr);
+        goto bad_usage;
+    }
+    if (optind + 1 < argc) {
+        fprintf(stderr, "catena: render: unexpected argument '%s'\n", argv[optind + 1]);
+        goto bad_usage;
+    }
+    const char *run_dir = argv[optind];
+    const size_t n = render_overrides(&cli, sets, nsets, ov);
+    char *scenario = malloc(strlen(run_dir) + sizeof "/scenario.json");
+    if (!scenario) {
+        fputs("catena: out of memory\n", stderr);
+        status = CATENA_EFAIL;
+        goto done;
+    }
+    sprintf(scenario, "%s/scenario.json", run_dir);
+    struct catena_error err;
+    struct model *m = scenario_load(scenario, ov, n, &err);
+    free(scenario);
+    if (!m || render_enable(m, &err)) {
+        status = report(&err);
+        model_destroy(m);
+        goto done;
+    }
+    m->render->sheet.enabled |= sheet;
+    status = render_model(m, m->render, run_dir, out_dir ? out_dir : run_dir, quiet);
+    model_destroy(m);
+    goto done;
+bad_usage:
+    status = usage_error();
+done:
+    free(sets);
     free(ov);
     return status;
 }
@@ -898,6 +1111,8 @@ static int dispatch(int argc, char **argv)
         return cmd_run(argc, argv);
     if (!strcmp(cmd, "validate"))
         return cmd_validate(argc, argv);
+    if (!strcmp(cmd, "render"))
+        return cmd_render(argc, argv);
     if (!strcmp(cmd, "catenary"))
         return cmd_catenary(argc, argv);
     if (!strcmp(cmd, "compare"))
@@ -908,8 +1123,8 @@ static int dispatch(int argc, char **argv)
         fprintf(stderr, "catena: unrecognized option '%s'\n", cmd);
     else
         fprintf(stderr,
-                "catena: unknown command '%s' (commands: run, validate, catenary, compare, sweep, "
-                "help)\n",
+                "catena: unknown command '%s' (commands: run, validate, render, catenary, compare, "
+                "sweep, help)\n",
                 cmd);
     return usage_error();
 }

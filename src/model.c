@@ -256,6 +256,7 @@ void model_destroy(struct model *m)
         free(m->overrides[i]);
     free(m->overrides);
     free(m->scenario_json);
+    free(m->render);
     free(m->x0);
     free(m->v0);
     free(m->inv_mass);

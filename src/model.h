@@ -9,6 +9,8 @@
 
 #include "vec.h"
 
+struct render_opts; /* render.h */
+
 enum solver_method {
     METHOD_VERLET, /* Jakobsen: implicit velocity, per-substep damping, stiffness 0..1 */
     METHOD_PBD,    /* Mueller et al. 2007: explicit velocity, stiffness 0..1 */
@@ -201,11 +203,15 @@ struct body {
     enum body_type type;
     uint32_t first_point, npoints;
     uint32_t first_link, nlinks;
+    uint32_t color;     /* display colour from bodies[].color: 0xRRGGBB | BODY_COLOR_SET; 0 = the
+                           palette's colour for the body's index */
     uint32_t grid_cols; /* cloth, hair: points per row (strand), so that "name.R.C" is point
                            R * grid_cols + C of the body; 0 = not a grid */
     double drag;        /* wind drag, kg/m^2: force drag * length * |vn| vn on each link */
     double self_radius; /* self-collision radius, m; 0 = none */
 };
+
+#define BODY_COLOR_SET 0x1000000u
 
 struct model {
     char *name;      /* scenario name */
@@ -292,6 +298,8 @@ struct model {
     long every;       /* record every k-th step (step 0 is always recorded) */
     int metrics;      /* 1: write metrics.csv (output.metrics, default 1) */
     unsigned reports; /* enum report_kind bits: reports written at the end of a run */
+
+    struct render_opts *render; /* output.render; NULL when absent (render.h) */
 
     /* allocated lengths while building */
     size_t point_cap, link_cap, pin_cap, body_cap, angle_cap, area_cap, area_index_cap, shape_cap,

@@ -17,6 +17,7 @@
 #include "solver.h"
 #include "state.h"
 #include "summary.h"
+#include "topology.h"
 #include "traj.h"
 
 /* Every trajectory format, in the order the writers are opened and closed. */
@@ -45,6 +46,7 @@ struct run {
     struct state *s;
     struct traj_writer *w[NFORMATS]; /* NULL for the formats not written */
     struct metrics_writer *metrics;  /* NULL unless metrics.csv is written */
+    struct topology_log *topology;   /* topology.csv; NULL when nothing can change */
     long diverged;                   /* first diverged point, or -1 */
     struct sigaction old[NSTOP];     /* handlers to restore at the end */
 };
@@ -121,6 +123,11 @@ static int writers_close(struct run *run, struct catena_error *err)
     else
         metrics_abort(run->metrics);
     run->metrics = NULL;
+    if (run->topology && rc == CATENA_OK)
+        rc = topology_log_close(run->topology, err);
+    else
+        topology_log_abort(run->topology);
+    run->topology = NULL;
     return rc;
 }
 
@@ -132,6 +139,16 @@ static void writers_abort(struct run *run)
     }
     metrics_abort(run->metrics);
     run->metrics = NULL;
+    topology_log_abort(run->topology);
+    run->topology = NULL;
+}
+
+/* Between steps: the events due, then what they (and the step) changed in links and pins. */
+static void boundary(struct run *run)
+{
+    events_boundary(run->ev, run->s);
+    if (run->topology)
+        topology_log_step(run->topology, run->lm, run->s);
 }
 
 /* Whether the run has settled (time.until_settled) with nothing left to happen. */
@@ -161,14 +178,14 @@ static int run_steps(struct run *run, const struct run_options *o, struct catena
         progress_start(&pg, stderr, m->steps, clock_s());
     run->diverged = solver_find_diverged(s);
     if (run->diverged < 0)
-        events_boundary(run->ev, s);
+        boundary(run);
     int rc = run->diverged < 0 ? writers_record(run, err) : CATENA_OK;
     while (rc == CATENA_OK && run->diverged < 0 && s->step < m->steps && !stop_signal &&
            run->settled_step < 0) {
         solver_step(run->lm, s);
         run->diverged = solver_find_diverged(s);
         if (run->diverged < 0) {
-            events_boundary(run->ev, s);
+            boundary(run);
             settled(run);
         }
         /* The last frame of a settled run is recorded whatever `every` says. */
@@ -299,6 +316,8 @@ int run_simulation(const struct model *m, const struct run_options *o, struct ru
         rc = writers_open(&run, o->out_dir, err);
     if (rc == CATENA_OK)
         rc = events_log_open(run.ev, o->out_dir, err);
+    if (rc == CATENA_OK && !(run.topology = topology_log_open(o->out_dir, m, err)))
+        rc = err->code;
     if (rc == CATENA_OK) {
         const double start = clock_s();
         rc = run_steps(&run, o, err);

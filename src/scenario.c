@@ -77,6 +77,7 @@ static const struct sjson_key world_keys[] = {
 static const struct sjson_key output_keys[] = {
     {"trajectory", 0},
     {"every", 0},
+    {"render", 0},
     {"metrics", 0},
     {"reports", 0},
     {NULL, 0},
@@ -535,6 +536,8 @@ static int (*const sections[])(struct loader *) = {
     read_pins,
     check_duplicate_pins,
     read_links,
+    scenario_read_render,
+    scenario_read_body_colors,
     scenario_read_constraints, /* right after read_links: it reads links[] again */
     scenario_read_direct,
     scenario_read_reports,

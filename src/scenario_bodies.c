@@ -29,6 +29,7 @@ static const struct sjson_key rope_keys[] = {
     {"bend", 0},
     {"self_collision", 0},
     {"drag", 0},
+    {"color", 0},
     {NULL, 0},
 };
 static const struct sjson_key cloth_keys[] = {
@@ -54,6 +55,7 @@ static const struct sjson_key cloth_keys[] = {
     {"bend", 0},
     {"self_collision", 0},
     {"drag", 0},
+    {"color", 0},
     {NULL, 0},
 };
 static const struct sjson_key ragdoll_keys[] = {
@@ -72,6 +74,7 @@ static const struct sjson_key ragdoll_keys[] = {
     {"joints", 0},
     {"self_collision", 0},
     {"drag", 0},
+    {"color", 0},
     {NULL, 0},
 };
 static const struct sjson_key softbody_keys[] = {
@@ -97,6 +100,7 @@ static const struct sjson_key softbody_keys[] = {
     {"shape_matching", 0},
     {"self_collision", 0},
     {"drag", 0},
+    {"color", 0},
     {NULL, 0},
 };
 static const struct sjson_key hair_keys[] = {
@@ -118,6 +122,7 @@ static const struct sjson_key hair_keys[] = {
     {"bend", 0},
     {"self_collision", 0},
     {"drag", 0},
+    {"color", 0},
     {NULL, 0},
 };
 static const struct sjson_key arc_keys[] = {
