@@ -74,12 +74,11 @@ static double max_strain(const struct model *md, const struct state *st)
     return e;
 }
 
-/* Settles the arc chain (a Verlet one unless the test built m) and compares it with the exact
- * discrete equilibrium. Damping per
- * step (0.92 at 1/120 s, 0.85 at 1/60 s) roughly critically damps the slowest swing, so
- * 4 s of simulated time bring the start's 0.3 m down below 1e-9 m (measured: 3.6e-11 and
- * 6e-12 relative to the span, at N = 1000 and 10 000 alike); the equilibrium itself does not depend
- * on it. */
+/* Settles the arc chain (a Verlet one unless the test built m) and compares it with the
+ * exact discrete equilibrium. Damping per step (0.92 at 1/120 s, 0.85 at 1/60 s) roughly
+ * critically damps the slowest swing, so 4 s of simulated time bring the start's 0.3 m down
+ * below 1e-9 m (measured: 3.6e-11 and 6e-12 relative to the span, at N = 1000 and 10 000
+ * alike); the equilibrium itself does not depend on it. */
 static void check_chain(size_t n, double dt, double damping, long steps)
 {
     if (!m)
