@@ -334,12 +334,11 @@ void direct_graph_destroy(struct direct *d)
 
 /* A cut can join links that were never near each other, and the factor then need more room
  * than was set aside at the start; rather than allocate between steps, the bodies with loops
- * are left to Gauss-Seidel (counted in stats.graph_left). */
+ * are left to Gauss-Seidel. */
 static void give_up(struct direct *d)
 {
     for (size_t k = 0; k < d->ngraph; k++)
         d->owner[d->graph_link[k]] = OWNER_NONE;
-    d->stats.graph_left = d->ngraph;
     d->ngraph = d->ngpoint = d->nu = 0;
     d->stats.graph_unknowns = d->stats.graph_factor_nnz = 0;
 }
@@ -362,7 +361,6 @@ void direct_graph_analyse(struct direct *d, const struct model *m)
     for (size_t v = 0; v < d->npoints; v++)
         if (in_system(d, (uint32_t)v))
             d->gpoint[d->ngpoint++] = (uint32_t)v;
-    d->stats.graph_left = 0;
     walk(d, m, WALK_COUNT, 0.0);
     if (d->ap[d->nu] > d->entry_cap)
         return give_up(d);

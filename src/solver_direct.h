@@ -27,7 +27,6 @@ struct direct_stats {
     size_t graph_links;                      /* links of components with loops */
     size_t graph_unknowns, graph_factor_nnz; /* their KKT system and its LDL^T factor */
     long factorizations;                     /* numeric factorisations since direct_begin */
-    size_t graph_left; /* links of bodies with loops left to Gauss-Seidel: no room (a cut) */
 };
 
 /* A workspace for m's points and links; call direct_analyse before iterating. NULL on OOM. */

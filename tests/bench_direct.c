@@ -12,13 +12,15 @@
 
 #include "analysis_catenary.h"
 #include "solver.h"
+#include "solver_direct.h"
 #include "state.h"
 #include "testutil_direct.h"
 
 struct result {
-    double stretch;  /* largest length/rest - 1 over the last step */
-    double distance; /* to the reference, relative to the span; -1 without one */
-    double ms;       /* CPU per step */
+    double stretch;         /* largest length/rest - 1 over the last step */
+    double distance;        /* to the reference, relative to the span; -1 without one */
+    double ms;              /* CPU per step */
+    struct direct_stats st; /* the direct solver's counters after the last step */
 };
 
 /* Runs m for `steps`, then measures. ref (npoints) may be NULL. */
@@ -32,8 +34,12 @@ static struct result run(struct model *m, long steps, const vec3 *ref, double sp
     const clock_t t0 = clock();
     for (long k = 0; k < steps; k++)
         solver_step(m, s);
-    struct result r = {solver_max_stretch(m, s) - 1.0, -1.0,
-                       1e3 * (double)(clock() - t0) / CLOCKS_PER_SEC / (double)steps};
+    struct result r = {solver_max_stretch(m, s) - 1.0,
+                       -1.0,
+                       1e3 * (double)(clock() - t0) / CLOCKS_PER_SEC / (double)steps,
+                       {0}};
+    if (s->direct)
+        r.st = *direct_get_stats(s->direct);
     if (ref) {
         struct catenary_stats st;
         catenary_stats_points(s->x, ref, m->npoints, span, &st);
@@ -101,12 +107,13 @@ static void bench_scaling(void)
 {
     double ms[2];
     const size_t n[2] = {1000, 10000};
-    puts("| N | ms per step (direct, 10 iterations) |");
-    puts("|---|---|");
+    puts("| N | ms per step (direct, 10 iterations) | unknown points |");
+    puts("|---|---|---|");
     for (int k = 0; k < 2; k++) {
         struct model *m = chain(n[k], 1, 10);
-        ms[k] = run(m, 240, NULL, 10.0).ms;
-        printf("| %zu | %.2f |\n", n[k], ms[k]);
+        const struct result r = run(m, 240, NULL, 10.0);
+        ms[k] = r.ms;
+        printf("| %zu | %.2f | %zu |\n", n[k], ms[k], r.st.tree_points);
         model_destroy(m);
     }
     printf("\nratio N = 10 000 / N = 1000: %.1f (linear: 10, bound: 12)\n", ms[1] / ms[0]);
@@ -121,8 +128,9 @@ static void bench_cloth(void)
                 {"Gauss-Seidel", 0, 100},
                 {"Gauss-Seidel", 0, 1000},
                 {"direct", 1, 10}};
-    puts("| solver | iterations | max stretch | ms per step |");
-    puts("|---|---|---|---|");
+    puts("| solver | iterations | max stretch | ms per step | KKT unknowns | nnz(L) | "
+         "factorisations in the last step |");
+    puts("|---|---|---|---|---|---|---|");
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
         struct model *m = tu_curtain(100, 0.01, 1);
         if (!m)
@@ -130,7 +138,8 @@ static void bench_cloth(void)
         m->global = rows[k].global;
         m->iterations = rows[k].iterations;
         const struct result r = run(m, 60, NULL, 1.0);
-        printf("| %s | %d | %.2e | %.1f |\n", rows[k].name, rows[k].iterations, r.stretch, r.ms);
+        printf("| %s | %d | %.2e | %.1f | %zu | %zu | %ld |\n", rows[k].name, rows[k].iterations,
+               r.stretch, r.ms, r.st.graph_unknowns, r.st.graph_factor_nnz, r.st.factorizations);
         model_destroy(m);
     }
 }
