@@ -47,6 +47,7 @@ static const struct option run_longopts[] = {
     {"set", required_argument, NULL, OPT_SET},
     {"report", required_argument, NULL, OPT_REPORT},
     {"plot", no_argument, NULL, OPT_RUN_PLOT},
+    {"threads", required_argument, NULL, 'j'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -95,6 +96,8 @@ static void usage(FILE *out)
           "      --report=LIST      reports to write at the end, comma-separated:\n"
           "                         catenary (sets output.reports)\n"
           "      --plot             reports also draw their PNG (catenary.png)\n"
+          "  -j, --threads=N        N threads share the solver's links (sets solver.threads;\n"
+          "                         the results are the same bits with any N)\n"
           "  -q, --quiet            no progress line (shown only when stderr is a terminal)\n"
           "\n"
           "Options for catenary:\n"
@@ -216,9 +219,9 @@ static int run_model(const struct model *m, const char *out_dir, int quiet, int 
 
 static int cmd_run(int argc, char **argv)
 {
-    /* At most one override per argument, plus --steps, --every, --format and --report. */
-    struct scenario_override *ov = calloc((size_t)argc + 4, sizeof *ov);
-    const char *out_dir = NULL, *steps = NULL, *every = NULL;
+    /* At most one override per argument, plus --steps, --every, --format, --report and -j. */
+    struct scenario_override *ov = calloc((size_t)argc + 5, sizeof *ov);
+    const char *out_dir = NULL, *steps = NULL, *every = NULL, *threads = NULL;
     char formats[64] = "", reports[256] = "";
     size_t nov = 0;
     int quiet = 0, plot = 0, status = EXIT_USAGE, c;
@@ -227,7 +230,7 @@ static int cmd_run(int argc, char **argv)
         return CATENA_EFAIL;
     }
     optind = 2; /* after "catena run" */
-    while ((c = getopt_long(argc, argv, "ho:q", run_longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hj:o:q", run_longopts, NULL)) != -1) {
         switch (c) {
         case 'h':
             usage(stdout);
@@ -238,6 +241,9 @@ static int cmd_run(int argc, char **argv)
             break;
         case 'q':
             quiet = 1;
+            break;
+        case 'j':
+            threads = optarg;
             break;
         case OPT_STEPS:
             steps = optarg;
@@ -277,6 +283,8 @@ static int cmd_run(int argc, char **argv)
         ov[nov++] = (struct scenario_override){.path = "time.steps", .value = steps};
     if (every)
         ov[nov++] = (struct scenario_override){.path = "output.every", .value = every};
+    if (threads)
+        ov[nov++] = (struct scenario_override){.path = "solver.threads", .value = threads};
     if (formats[0])
         ov[nov++] = (struct scenario_override){.path = "output.trajectory", .value = formats};
     if (reports[0])

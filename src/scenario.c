@@ -60,6 +60,8 @@ static const struct sjson_key solver_keys[] = {
     {"order", 0},
     {"damping", 0},
     {"max_length_pass", 0},
+    {"threads", 0},
+    {"kernel", 0},
     {NULL, 0},
 };
 static const struct sjson_key world_keys[] = {
@@ -513,6 +515,7 @@ static int (*const sections[])(struct loader *) = {
     read_dimensions,
     read_time,
     read_solver,
+    scenario_read_perf,
     read_world,
     read_output,
     read_points,

@@ -53,4 +53,7 @@ int scenario_read_constraints(struct loader *ld); /* scenario_constraints.c */
 /* output.reports (scenario_report.c). */
 int scenario_read_reports(struct loader *ld);
 
+/* solver.threads and solver.kernel (scenario_perf.c). */
+int scenario_read_perf(struct loader *ld);
+
 #endif
