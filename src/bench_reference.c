@@ -1,9 +1,11 @@
 /* The references of `catena bench`, as the seeds write them. Verlet (Jakobsen 2001):
  * x' = x + (x - x_prev) damping + g h^2, then per iteration, per link in turn,
- * diff = (|d| - L) / (|d| (w_a + w_b)), x_a += w_a diff d, x_b -= w_b diff d. XPBD (Macklin
+ * diff = (|d| - L) / (|d| (w_a + w_b)), x_a += d diff w_a, x_b -= d diff w_b. XPBD (Macklin
  * et al. 2016, algorithm 1): v += g h, p = x + v h, lambda = 0, per iteration, per link,
  * dlambda = (-C - alpha~ lambda) / (w_a + w_b + alpha~), p_a -= w_a dlambda n,
- * p_b += w_b dlambda n; then v = (p - x) / h, x = p. */
+ * p_b += w_b dlambda n; then v = (p - x) / h, x = p. The products are written in the order
+ * catena's solver rounds them, so that run in the same order of links the two give the same
+ * bits (bench_solver.c checks it). */
 #include "bench_reference.h"
 
 #include <math.h>
@@ -64,16 +66,16 @@ void bench_ref_destroy(struct bench_ref *r)
 
 static void verlet_step(struct bench_ref *r)
 {
-    const double gx = r->gravity.x * r->h * r->h, gy = r->gravity.y * r->h * r->h,
-                 gz = r->gravity.z * r->h * r->h;
+    const double h2 = r->h * r->h;
+    const double gx = r->gravity.x * h2, gy = r->gravity.y * h2, gz = r->gravity.z * h2;
     for (size_t i = 0; i < r->npoints; i++) {
         struct bench_ref_point *p = &r->p[i];
         if (p->inv_mass == 0.0)
             continue;
         const double x = p->x, y = p->y, z = p->z;
-        p->x += (x - p->px) * r->damping + gx;
-        p->y += (y - p->py) * r->damping + gy;
-        p->z += (z - p->pz) * r->damping + gz;
+        p->x = x + (x - p->px) * r->damping + gx;
+        p->y = y + (y - p->py) * r->damping + gy;
+        p->z = z + (z - p->pz) * r->damping + gz;
         p->px = x;
         p->py = y;
         p->pz = z;
@@ -88,12 +90,12 @@ static void verlet_step(struct bench_ref *r)
             if (w == 0.0 || len == 0.0)
                 continue;
             const double diff = (len - l->rest) / (len * w);
-            a->x += a->inv_mass * diff * dx;
-            a->y += a->inv_mass * diff * dy;
-            a->z += a->inv_mass * diff * dz;
-            b->x -= b->inv_mass * diff * dx;
-            b->y -= b->inv_mass * diff * dy;
-            b->z -= b->inv_mass * diff * dz;
+            a->x += dx * diff * a->inv_mass;
+            a->y += dy * diff * a->inv_mass;
+            a->z += dz * diff * a->inv_mass;
+            b->x -= dx * diff * b->inv_mass;
+            b->y -= dy * diff * b->inv_mass;
+            b->z -= dz * diff * b->inv_mass;
         }
     }
 }
@@ -129,22 +131,23 @@ static void xpbd_step(struct bench_ref *r)
             const double at = l->compliance * inv_h2;
             const double dl = (-(len - l->rest) - at * l->lambda) / (w + at);
             l->lambda += dl;
-            const double nx = dx / len, ny = dy / len, nz = dz / len;
-            a->x -= a->inv_mass * dl * nx;
-            a->y -= a->inv_mass * dl * ny;
-            a->z -= a->inv_mass * dl * nz;
-            b->x += b->inv_mass * dl * nx;
-            b->y += b->inv_mass * dl * ny;
-            b->z += b->inv_mass * dl * nz;
+            const double s = dl / len; /* grad C = n = d / |d| */
+            a->x -= dx * s * a->inv_mass;
+            a->y -= dy * s * a->inv_mass;
+            a->z -= dz * s * a->inv_mass;
+            b->x += dx * s * b->inv_mass;
+            b->y += dy * s * b->inv_mass;
+            b->z += dz * s * b->inv_mass;
         }
     }
+    const double inv_h = 1.0 / h;
     for (size_t i = 0; i < r->npoints; i++) {
         struct bench_ref_point *p = &r->p[i];
         if (p->inv_mass == 0.0)
             continue;
-        p->vx = (p->x - p->px) / h;
-        p->vy = (p->y - p->py) / h;
-        p->vz = (p->z - p->pz) / h;
+        p->vx = (p->x - p->px) * inv_h;
+        p->vy = (p->y - p->py) * inv_h;
+        p->vz = (p->z - p->pz) * inv_h;
     }
 }
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd_bench.h"
 #include "describe.h"
 #include "error.h"
 #include "model.h"
@@ -83,6 +84,9 @@ static void usage(FILE *out)
           "  validate SCENARIO...  check scenarios and print what they would simulate\n"
           "  catenary RUN_DIR|TRAJECTORY\n"
           "                        catenary report on a finished run's hanging chains\n"
+          "  bench [--quick] [--json FILE] [-j N]\n"
+          "                        time the solver, writers and frames against plain\n"
+          "                        references (catena bench --help)\n"
           "  help                  show this help\n"
           "\n"
           "Options for run:\n"
@@ -551,10 +555,13 @@ static int dispatch(int argc, char **argv)
         return cmd_validate(argc, argv);
     if (!strcmp(cmd, "catenary"))
         return cmd_catenary(argc, argv);
+    if (!strcmp(cmd, "bench"))
+        return cmd_bench(argc, argv);
     if (cmd[0] == '-')
         fprintf(stderr, "catena: unrecognized option '%s'\n", cmd);
     else
-        fprintf(stderr, "catena: unknown command '%s' (commands: run, validate, catenary, help)\n",
+        fprintf(stderr,
+                "catena: unknown command '%s' (commands: run, validate, catenary, bench, help)\n",
                 cmd);
     return usage_error();
 }

@@ -19,7 +19,7 @@ static void *alloc_array(size_t n, size_t size)
 }
 
 /* Cuts between runs of links that share no point: a cut at c is valid when no point of a
- * link before c belongs to a link at or after c. The valid cut nearest to k n / members is
+ * link before c belongs to a link at or after c. The valid cut at or after k n / nruns is
  * chosen for each k; runs may come out empty (one body cannot be split). */
 static int choose_cuts(const struct model *m, struct solver_batch *b)
 {
@@ -30,30 +30,28 @@ static int choose_cuts(const struct model *m, struct solver_batch *b)
     for (size_t i = 0; i < m->nlinks; i++)
         last[m->links[i].a] = last[m->links[i].b] = (uint32_t)i;
     b->cut[0] = 0;
-    size_t reach = 0; /* the last link that shares a point with links [0, i] */
-    int k = 1;
-    for (size_t i = 0; i < m->nlinks && k < b->members; i++) {
+    size_t reach = 0, k = 1; /* reach: the last link that shares a point with links [0, i] */
+    for (size_t i = 0; i < m->nlinks && k < b->nruns; i++) {
         const struct link *l = &m->links[i];
         reach = last[l->a] > reach ? last[l->a] : reach;
         reach = last[l->b] > reach ? last[l->b] : reach;
-        /* a valid cut at i + 1; take it once it reaches the k-th share of the links */
-        while (reach == i && k < b->members && (i + 1) * (size_t)b->members >= k * m->nlinks)
+        while (reach == i && k < b->nruns && (i + 1) * b->nruns >= k * m->nlinks)
             b->cut[k++] = (uint32_t)(i + 1);
     }
-    while (k <= b->members)
+    while (k <= b->nruns)
         b->cut[k++] = (uint32_t)m->nlinks;
     free(last);
     return 0;
 }
 
-/* The team shares the links only where it can help: colour batches always split, runs only
- * when there are at least two non-empty ones. */
+/* The team shares the links only where it can: colours always split, runs only when there
+ * are at least two non-empty ones. */
 static int splits(const struct model *m, const struct solver_batch *b)
 {
     if (m->order == ORDER_COLORED)
         return 1;
-    int runs = 0;
-    for (int k = 0; k < b->members; k++)
+    size_t runs = 0;
+    for (size_t k = 0; k < b->nruns; k++)
         runs += b->cut[k + 1] > b->cut[k];
     return runs > 1;
 }
@@ -95,9 +93,14 @@ int batch_prepare(const struct model *m, struct solver_work *w)
         return 0;
     b->members = m->threads;
     b->min_share = BATCH_MIN_SHARE;
-    b->cut = calloc((size_t)b->members + 1, sizeof *b->cut);
-    b->part = calloc((size_t)b->members + 1, sizeof *b->part);
-    if (!b->cut || !b->part || choose_cuts(m, b))
+    b->nruns = (size_t)b->members * BATCH_RUNS_PER_MEMBER;
+    b->cut = calloc(b->nruns + 1, sizeof *b->cut);
+    b->part = calloc(b->nruns + 1, sizeof *b->part);
+    /* Colours: at most one short chunk each beyond n / BATCH_CHUNK; runs: one chunk each. */
+    const size_t chunk_cap = n / BATCH_CHUNK + nbatches + b->nruns + 1;
+    b->chunk = calloc(chunk_cap + 1, sizeof *b->chunk);
+    b->group = calloc(nbatches, sizeof *b->group);
+    if (!b->cut || !b->part || !b->chunk || !b->group || choose_cuts(m, b))
         return -1;
     if (splits(m, b) && !(b->pool = pool_create(b->members)))
         return -1;
@@ -118,6 +121,8 @@ void batch_destroy(struct solver_batch *b)
     free(b->ends0);
     free(b->cut);
     free(b->part);
+    free(b->chunk);
+    free(b->group);
     free(b);
 }
 
@@ -140,6 +145,26 @@ static int gather_link(const struct model *m, const struct state *s, struct solv
     return same;
 }
 
+/* The chunks the team hands out this step: each colour cut into pieces of BATCH_CHUNK links,
+ * or the non-empty runs. */
+static void make_chunks(const struct model *m, struct solver_batch *b)
+{
+    b->nchunks = 0;
+    if (m->order == ORDER_COLORED) {
+        for (size_t c = 0; c < b->nbatches; c++) {
+            b->group[c] = b->nchunks;
+            for (size_t j = b->start[c]; j < b->start[c + 1]; j += BATCH_CHUNK)
+                b->chunk[b->nchunks++] = j;
+        }
+    } else {
+        b->group[0] = 0;
+        for (size_t k = 0; k < b->nruns; k++)
+            if (b->part[k + 1] > b->part[k])
+                b->chunk[b->nchunks++] = b->part[k];
+    }
+    b->chunk[b->nchunks] = b->n;
+}
+
 void batch_gather(const struct model *m, struct state *s)
 {
     struct solver_batch *b = s->work->batch;
@@ -154,16 +179,18 @@ void batch_gather(const struct model *m, struct state *s)
                 same &= gather_link(m, s, b, w->link_order[k], cx.inv_h2);
         }
     } else {
-        int k = 0;
+        size_t k = 0;
         for (uint32_t i = 0; i < m->nlinks; i++) {
-            while (b->part && k < b->members && b->cut[k] <= i)
+            while (b->part && k < b->nruns && b->cut[k] <= i)
                 b->part[k++] = b->n;
             same &= gather_link(m, s, b, i, cx.inv_h2);
         }
-        while (b->part && k <= b->members)
+        while (b->part && k <= b->nruns)
             b->part[k++] = b->n;
     }
     b->start[b->nbatches] = b->n;
+    if (b->pool)
+        make_chunks(m, b);
     /* Events that move a link's ends (a cut) may join links of one colour or two runs: the
      * step then goes one link at a time on one thread, still in the same order. */
     b->parallel = b->pool != NULL && same && b->n >= b->min_share * (size_t)b->members;
@@ -286,34 +313,26 @@ struct relax_job {
     int it;
 };
 
-/* Member k of n: its share of every colour, a barrier after each (no link of the next colour
- * may start before this one is done), or its own run of links. */
-static void relax_member(void *ctx, int k, int n)
+/* Chunk k of this step's links, on whichever member took it. */
+static void relax_chunk(void *ctx, size_t k)
 {
     const struct relax_job *job = ctx;
-    const struct model *m = job->m;
     struct solver_batch *b = job->s->work->batch;
-    if (m->order != ORDER_COLORED) {
-        const int backward = m->order == ORDER_ALTERNATE && job->it % 2 == 1;
-        const size_t begin = n > 1 ? b->part[k] : 0, end = n > 1 ? b->part[k + 1] : b->n;
-        relax_span(b, m, job->s, job->it, begin, end, backward);
-        return;
-    }
-    for (size_t c = 0; c < b->nbatches; c++) {
-        const size_t len = b->start[c + 1] - b->start[c];
-        const size_t begin = b->start[c] + len * (size_t)k / (size_t)n;
-        const size_t end = b->start[c] + len * (size_t)(k + 1) / (size_t)n;
-        relax_span(b, m, job->s, job->it, begin, end, 0);
-        if (n > 1 && c + 1 < b->nbatches)
-            pool_barrier(b->pool);
-    }
+    const int backward = job->m->order == ORDER_ALTERNATE && job->it % 2 == 1;
+    relax_span(b, job->m, job->s, job->it, b->chunk[k], b->chunk[k + 1], backward);
 }
 
 void batch_relax(const struct model *m, struct state *s, int it)
 {
-    struct relax_job job = {m, s, it};
-    if (s->work->batch->parallel)
-        pool_run(s->work->batch->pool, relax_member, &job);
-    else
-        relax_member(&job, 0, 1);
+    struct solver_batch *b = s->work->batch;
+    if (b->parallel) {
+        struct relax_job job = {m, s, it};
+        pool_run(b->pool, b->nchunks, b->group, m->order == ORDER_COLORED ? b->nbatches : 1,
+                 relax_chunk, &job);
+    } else if (m->order == ORDER_COLORED) {
+        for (size_t c = 0; c < b->nbatches; c++)
+            relax_span(b, m, s, it, b->start[c], b->start[c + 1], 0);
+    } else {
+        relax_span(b, m, s, it, 0, b->n, m->order == ORDER_ALTERNATE && it % 2 == 1);
+    }
 }

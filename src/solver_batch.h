@@ -19,9 +19,15 @@
 struct solver_pool;
 struct solver_work;
 
-/* Below this many links per member the barriers between colours cost more than the team
- * saves: such steps run on one thread (with the same result). */
+/* Below this many links per member the waits between colours cost more than the team saves:
+ * such steps run on one thread (with the same result). */
 #define BATCH_MIN_SHARE 2048
+
+/* Links in a chunk the team hands out (a few microseconds of work). */
+#define BATCH_CHUNK 1024
+
+/* Runs of independent links the forward and alternate orders are cut into, per member. */
+#define BATCH_RUNS_PER_MEMBER 4
 
 /* A gathered link's ends; the top bit of b marks a tether (only pulls). */
 struct batch_ends {
@@ -44,8 +50,12 @@ struct solver_batch {
     struct solver_pool *pool; /* NULL without a team */
     uint32_t *ends0;          /* [2 nlinks] each link's ends when prepared (colored order or
                                  a team; else NULL) */
-    uint32_t *cut;            /* forward, alternate: [members + 1] first link of each run */
-    size_t *part;             /* [members + 1] those cuts in the gathered arrays, this step */
+    size_t nruns;             /* forward, alternate: runs of links sharing no point */
+    uint32_t *cut;            /* [nruns + 1] the first link of each run */
+    size_t *part;             /* [nruns + 1] those cuts in the gathered arrays, this step */
+    size_t nchunks;           /* chunks the team hands out this step */
+    size_t *chunk;            /* [chunk_cap + 1] where each chunk starts in the gathered arrays */
+    size_t *group;            /* [nbatches] each colour's first chunk (runs: one group) */
     int parallel;             /* 1: the team shares this step's links */
     size_t min_share;         /* links per member below which a step runs on one thread */
 

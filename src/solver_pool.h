@@ -1,15 +1,19 @@
-/* A fixed team of threads for the solver (solver.threads): started with the state, they wait
- * between jobs and run one function together when asked, with barriers between phases. The
- * caller's thread is member 0, so a team of n has n - 1 helper threads. Waiting spins briefly
- * (the phases of a step are short) and then sleeps, so an idle or overloaded machine does not
- * lose a core to spinning. Nothing here allocates after pool_create. */
+/* A fixed team of threads for the solver (solver.threads), started with the state. A job is
+ * a list of numbered chunks in groups: the chunks of a group may run in any order and at the
+ * same time, and a group starts only when every chunk before it is done (one colour of links
+ * after another). Whoever is free takes the next chunk, so a member that the system does not
+ * schedule for a while holds up at most the chunk it has taken; the caller's thread takes
+ * chunks too and returns when all are done. Waiting spins briefly, then yields, then sleeps.
+ * Nothing here allocates after pool_create. */
 #ifndef CATENA_SOLVER_POOL_H
 #define CATENA_SOLVER_POOL_H
 
+#include <stddef.h>
+
 struct solver_pool;
 
-/* A job: run by every member, `member` in 0..members-1. */
-typedef void (*pool_job)(void *ctx, int member, int members);
+/* Runs chunk k of the job. */
+typedef void (*pool_chunk)(void *ctx, size_t k);
 
 /* A team of n >= 2 members (n - 1 threads started). NULL when the threads cannot be made. */
 struct solver_pool *pool_create(int n);
@@ -17,12 +21,10 @@ struct solver_pool *pool_create(int n);
 /* Stops and joins the threads; NULL is a no-op. */
 void pool_destroy(struct solver_pool *p);
 
-/* Runs job(ctx, i, n) on every member i, the caller being member 0, and returns when all
- * have finished: what they wrote is then visible to the caller. */
-void pool_run(struct solver_pool *p, pool_job job, void *ctx);
-
-/* Inside a job: returns once every member has called it, and each member then sees what the
- * others wrote before it. */
-void pool_barrier(struct solver_pool *p);
+/* Runs chunks 0..nchunks-1 of a job whose groups start at chunks group_start[0..ngroups)
+ * (group_start[0] = 0, increasing), and returns when every chunk is done: what they wrote is
+ * then visible to the caller. */
+void pool_run(struct solver_pool *p, size_t nchunks, const size_t *group_start, size_t ngroups,
+              pool_chunk run, void *ctx);
 
 #endif
