@@ -49,10 +49,11 @@ static inline AVX_INLINE __m256d load_z(const vec3 *x, const uint32_t p[4])
 
 static inline AVX_INLINE void store_z(vec3 *x, const uint32_t p[4], __m256d vz)
 {
-    double z[4];
-    _mm256_storeu_pd(z, vz);
-    for (int l = 0; l < 4; l++)
-        x[p[l]].z = z[l];
+    const __m128d lo = _mm256_castpd256_pd128(vz), hi = _mm256_extractf128_pd(vz, 1);
+    _mm_store_sd(&x[p[0]].z, lo);
+    _mm_storeh_pd(&x[p[1]].z, lo);
+    _mm_store_sd(&x[p[2]].z, hi);
+    _mm_storeh_pd(&x[p[3]].z, hi);
 }
 
 static inline AVX_INLINE __m256d gather(const double *v, const uint32_t p[4])
@@ -65,13 +66,11 @@ static inline AVX_INLINE void project4(struct solver_batch *b, const double *inv
                                        size_t j, int xpbd, int dims)
 {
     const __m256d zero = _mm256_setzero_pd(), sign = _mm256_set1_pd(-0.0);
-    uint32_t pa[4], pb[4];
-    int tether = 0;
-    for (int l = 0; l < 4; l++) {
-        pa[l] = b->ends[j + l].a;
-        pb[l] = b->ends[j + l].b & ~BATCH_TETHER;
-        tether |= (b->ends[j + l].b & BATCH_TETHER ? 1 : 0) << l;
-    }
+    const struct batch_ends *e = &b->ends[j];
+    const uint32_t pa[4] = {e[0].a, e[1].a, e[2].a, e[3].a};
+    const uint32_t pb[4] = {e[0].b & ~BATCH_TETHER, e[1].b & ~BATCH_TETHER, e[2].b & ~BATCH_TETHER,
+                            e[3].b & ~BATCH_TETHER};
+    const int tether = (int)(((e[0].b | e[1].b | e[2].b | e[3].b) & BATCH_TETHER) >> 31);
     __m256d xa, ya, xb, yb, za = zero, zb = zero, dz = zero;
     load_xy(x, pa, &xa, &ya);
     load_xy(x, pb, &xb, &yb);
@@ -88,11 +87,11 @@ static inline AVX_INLINE void project4(struct solver_batch *b, const double *inv
     const __m256d wa = gather(inv_mass, pa), wb = gather(inv_mass, pb);
     const __m256d c = _mm256_sub_pd(len, rest);
     __m256d skip = _mm256_cmp_pd(len, zero, _CMP_EQ_OQ);
-    if (tether) {
+    if (tether) { /* rare: find which lanes are tethers */
         const __m256d slack = _mm256_cmp_pd(len, rest, _CMP_LE_OQ);
         const __m256d lanes = _mm256_castsi256_pd(
-            _mm256_set_epi64x(-(long long)((tether >> 3) & 1), -(long long)((tether >> 2) & 1),
-                              -(long long)((tether >> 1) & 1), -(long long)(tether & 1)));
+            _mm256_set_epi64x(e[3].b & BATCH_TETHER ? -1 : 0, e[2].b & BATCH_TETHER ? -1 : 0,
+                              e[1].b & BATCH_TETHER ? -1 : 0, e[0].b & BATCH_TETHER ? -1 : 0));
         skip = _mm256_or_pd(skip, _mm256_and_pd(slack, lanes));
     }
     __m256d neg_r; /* -r: the factor of d in the correction */
