@@ -21,6 +21,7 @@ struct model *model_create(void)
     m->gravity = v3(0, -9.81, 0);
     m->formats = FORMAT_CSV;
     m->every = 1;
+    m->collide_every = 1;
     m->metrics = 1;
     return m;
 }
@@ -203,6 +204,34 @@ long model_add_pin(struct model *m, uint32_t point, vec3 at)
     return (long)m->npins++;
 }
 
+long model_add_obstacle(struct model *m, const struct obstacle *o)
+{
+    if (grow((void **)&m->obstacles, sizeof *m->obstacles, m->nobstacles, &m->obstacle_cap))
+        return -1;
+    m->obstacles[m->nobstacles] = *o;
+    return (long)m->nobstacles++;
+}
+
+long model_add_key(struct model *m, double t, vec3 x)
+{
+    size_t cap = m->key_cap;
+    if (grow((void **)&m->key_t, sizeof *m->key_t, m->nkeys, &cap) ||
+        (cap = m->key_cap, grow((void **)&m->key_x, sizeof *m->key_x, m->nkeys, &cap)))
+        return -1;
+    m->key_cap = cap;
+    m->key_t[m->nkeys] = t;
+    m->key_x[m->nkeys] = x;
+    return (long)m->nkeys++;
+}
+
+long model_add_event(struct model *m, const struct event *e)
+{
+    if (grow((void **)&m->events, sizeof *m->events, m->nevents, &m->event_cap))
+        return -1;
+    m->events[m->nevents] = *e;
+    return (long)m->nevents++;
+}
+
 long model_add_body(struct model *m, const char *name, enum body_type type)
 {
     if (grow((void **)&m->bodies, sizeof *m->bodies, m->nbodies, &m->body_cap))
@@ -224,7 +253,11 @@ void model_destroy(struct model *m)
         free(m->bodies[i].name);
     free(m->name);
     free(m->source);
+    for (size_t i = 0; i < m->noverrides; i++)
+        free(m->overrides[i]);
+    free(m->overrides);
     free(m->scenario_json);
+    free(m->render);
     free(m->x0);
     free(m->v0);
     free(m->inv_mass);
@@ -242,6 +275,10 @@ void model_destroy(struct model *m)
     free(m->faces);
     free(m->pins);
     free(m->bodies);
+    free(m->obstacles);
+    free(m->key_t);
+    free(m->key_x);
+    free(m->events);
     free(m);
 }
 

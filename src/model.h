@@ -9,6 +9,8 @@
 
 #include "vec.h"
 
+struct render_opts; /* render.h */
+
 enum solver_method {
     METHOD_VERLET, /* Jakobsen: implicit velocity, per-substep damping, stiffness 0..1 */
     METHOD_PBD,    /* Mueller et al. 2007: explicit velocity, stiffness 0..1 */
@@ -112,9 +114,95 @@ struct face {
     uint32_t body; /* the body it belongs to */
 };
 
+/* How a pin moves (pin_motion.h); every motion is a function of time alone, so the solver
+ * can place the point at each substep and give it the matching velocity. */
+enum pin_motion_type {
+    MOTION_NONE,      /* held at `at` */
+    MOTION_LINEAR,    /* at + velocity (t - t0) */
+    MOTION_SINE,      /* at + axis amplitude sin(2 pi frequency (t - t0) + phase) */
+    MOTION_KEYFRAMES, /* piecewise linear from (t0, at) through the keys; held after the last */
+};
+
 struct pin {
     uint32_t point; /* the pinned point; its inverse mass is 0 */
     vec3 at;        /* where it is held, m */
+
+    /* Kinematic motion (pin_motion.h); `at` is then its origin. */
+    uint8_t motion;                     /* enum pin_motion_type */
+    double t0;                          /* s: the motion's time origin */
+    vec3 velocity;                      /* linear: m/s */
+    vec3 axis;                          /* sine: unit direction */
+    double amplitude, frequency, phase; /* sine: m, Hz, rad */
+    uint32_t first_key, nkeys;          /* keyframes: key_t/key_x[first_key..+nkeys) */
+};
+
+/* Obstacles (collide.h). Each point collides as a sphere of its radius. */
+enum obstacle_type {
+    OBSTACLE_PLANE,   /* the half-space behind the plane through p with unit normal n */
+    OBSTACLE_SPHERE,  /* a ball of radius r about p */
+    OBSTACLE_BOX,     /* a solid box: centre p, half extents half, axes rot */
+    OBSTACLE_CAPSULE, /* the segment p..q thickened by r */
+    OBSTACLE_BOUNDS,  /* the inside of a box (centre p, half, rot): points are kept in */
+};
+
+struct obstacle {
+    uint8_t type;       /* enum obstacle_type */
+    vec3 p, q;          /* m: plane point, centre, or capsule ends */
+    vec3 n;             /* plane: unit outward normal */
+    vec3 half;          /* box, bounds: half extents, m (2D: z is INFINITY) */
+    double rot[3][3];   /* box, bounds: column k is the box's k-th axis in world space */
+    double r;           /* sphere, capsule: radius, m */
+    double friction;    /* 0..1: fraction of the tangential displacement removed on contact */
+    double restitution; /* 0..1: fraction of the normal velocity reflected */
+    vec3 lo, hi;        /* world bounding box for the broad phase (planes: infinite) */
+};
+
+/* Events (events.h): applied between steps, when `step` steps are done. */
+enum event_kind {
+    EVENT_CUT,      /* split a link, taking two reserved points and a reserved link */
+    EVENT_RELEASE,  /* unpin a point */
+    EVENT_PIN,      /* pin a point where it is (or at `v`) */
+    EVENT_DRAG,     /* pin a point to a keyframed path; released at its end */
+    EVENT_REEL,     /* change rest lengths at a rate until a bound */
+    EVENT_VELOCITY, /* set the velocity of a point or of a body's points */
+    EVENT_IMPULSE,  /* add an impulse to a point, or spread over a body's mass */
+    EVENT_SET,      /* change gravity, wind or solver parameters from then on */
+    EVENT_TELEPORT, /* move a point or a body (positions and previous positions together) */
+};
+
+enum event_target {
+    TARGET_POINT,
+    TARGET_BODY,
+    TARGET_LINK,
+    TARGET_NEAR, /* cut: the live link nearest the point v (of body `index`, or any) */
+};
+
+/* Which fields an EVENT_SET changes. */
+enum {
+    SET_GRAVITY = 1 << 0,
+    SET_WIND = 1 << 1,
+    SET_GUST = 1 << 2,
+    SET_ITERATIONS = 1 << 3,
+    SET_DAMPING = 1 << 4,
+    SET_COLLIDE_EVERY = 1 << 5,
+};
+
+struct event {
+    long step;         /* applied once this many steps are done (0: before the first) */
+    uint8_t kind;      /* enum event_kind */
+    uint8_t target;    /* enum event_target */
+    uint8_t has_at;    /* pin: `v` is where; else the point stays where it is */
+    uint8_t ends_drag; /* release: the end of a drag (logged as such) */
+    uint32_t index;    /* point, body or link; TARGET_NEAR: body or UINT32_MAX */
+    vec3 v;            /* cut near: point; pin: where; velocity m/s; impulse N s; teleport m */
+    double a, b;       /* cut: fraction along the link; reel: rate m/s and bound m */
+    struct pin pin;    /* drag: the moving pin it adds (at is taken when it starts) */
+    uint32_t reserved_point; /* cut: the new ends are points reserved_point and +1 */
+    uint32_t reserved_link;  /* cut: the link that takes the far half */
+    unsigned set;            /* set: SET_* bits, values below */
+    vec3 gravity, wind;
+    double gust_amplitude, gust_frequency, damping;
+    int iterations, collide_every;
 };
 
 /* A generated body: a contiguous range of points and links, addressable by name. */
@@ -123,9 +211,15 @@ struct body {
     enum body_type type;
     uint32_t first_point, npoints;
     uint32_t first_link, nlinks;
+    uint32_t color;     /* display colour from bodies[].color: 0xRRGGBB | BODY_COLOR_SET; 0 = the
+                           palette's colour for the body's index */
     uint32_t grid_cols; /* cloth, hair: points per row (strand), so that "name.R.C" is point
                            R * grid_cols + C of the body; 0 = not a grid */
+    double drag;        /* wind drag, kg/m^2: force drag * length * |vn| vn on each link */
+    double self_radius; /* self-collision radius, m; 0 = none */
 };
+
+#define BODY_COLOR_SET 0x1000000u
 
 struct model {
     char *name;      /* scenario name */
@@ -133,6 +227,8 @@ struct model {
     char sha256[65]; /* hex SHA-256 of the scenario file's bytes */
     int dims;        /* 2 or 3; in 2D every z is 0 */
 
+    char **overrides; /* [noverrides] the --set overrides applied, "PATH=VALUE", in order */
+    size_t noverrides;
     /* The effective scenario as JSON text: the file after the --set overrides, with "name"
      * filled in. A run writes it as scenario.json, so that the run directory alone rebuilds
      * the model. NULL for models built in code. */
@@ -190,14 +286,34 @@ struct model {
     size_t nbodies;
     struct body *bodies;
 
+    /* World (issue 4): obstacles, pin keyframes, events, wind, settling. */
+    size_t nobstacles;
+    struct obstacle *obstacles;
+    int collide_every; /* collisions on iterations 0, k, 2k, ... and the last */
+    size_t nkeys;
+    double *key_t; /* [nkeys] keyframe times, s */
+    vec3 *key_x;   /* [nkeys] keyframe positions, m */
+    size_t nevents;
+    struct event *events;                          /* sorted by step, then by order in the file */
+    size_t first_reserved_point, nreserved_points; /* new ends for cuts, idle until then */
+    size_t first_reserved_link, nreserved_links;   /* far halves of cuts, dead until then */
+    vec3 wind;                                     /* air velocity, m/s */
+    double gust_amplitude; /* wind(t) = wind (1 + amplitude sin(2 pi frequency t)) */
+    double gust_frequency; /* Hz */
+    double settle_speed;   /* m/s; 0 = run all steps */
+    double settle_for;     /* s the largest speed must stay below settle_speed */
+
     unsigned formats; /* enum output_format bits */
     long every;       /* record every k-th step (step 0 is always recorded) */
     int metrics;      /* 1: write metrics.csv (output.metrics, default 1) */
     unsigned reports; /* enum report_kind bits: reports written at the end of a run */
 
+    struct render_opts *render; /* output.render; NULL when absent (render.h) */
+
     /* allocated lengths while building */
     size_t point_cap, link_cap, pin_cap, body_cap, angle_cap, area_cap, area_index_cap, shape_cap,
         shape_index_cap, attachment_cap, face_cap;
+    size_t obstacle_cap, key_cap, event_cap;
 };
 
 /* A model with the format's defaults (catena-scenario(5)) and no points: dims 2,
@@ -239,6 +355,15 @@ long model_add_pin(struct model *m, uint32_t point, vec3 at);
 
 /* Appends a body record (name copied); the caller fills its ranges. Returns index or -1. */
 long model_add_body(struct model *m, const char *name, enum body_type type);
+
+/* Appends an obstacle (copied) and returns its index, or -1 on OOM. */
+long model_add_obstacle(struct model *m, const struct obstacle *o);
+
+/* Appends a keyframe (time t, position x) and returns its index, or -1 on OOM. */
+long model_add_key(struct model *m, double t, vec3 x);
+
+/* Appends an event (copied) and returns its index, or -1 on OOM. */
+long model_add_event(struct model *m, const struct event *e);
 
 /* Frees everything the model owns; NULL is a no-op. */
 void model_destroy(struct model *m);

@@ -52,7 +52,8 @@ int outfile_commit(struct outfile *f, struct catena_error *err)
         e = errno;
     else if (ferror(f->fp))
         e = EIO;
-    else if (fsync(fileno(f->fp)) != 0) /* so a crash cannot leave a renamed empty file */
+    else if (!f->nosync && fsync(fileno(f->fp)) != 0) /* so a crash cannot leave a renamed
+                                                          empty file */
         e = errno;
     if (fclose(f->fp) != 0 && !e)
         e = errno;

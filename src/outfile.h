@@ -11,6 +11,8 @@ struct outfile {
     FILE *fp;
     char *path; /* final path */
     char *tmp;  /* temporary path, ".NAME.tmp.PID" in the same directory */
+    int nosync; /* 1: commit skips fsync (set after outfile_open): for long sequences of
+                   small files, such as frames, where syncing each costs more than making it */
 };
 
 /* Opens DIR/NAME for writing under a temporary name. */

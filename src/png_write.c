@@ -84,6 +84,7 @@ int png_write_raster(const struct raster *r, const char *dir, const char *name,
     int rc = outfile_open(&f, dir, name, err);
     if (rc)
         return rc;
+    f.nosync = o.nosync;
     struct png_fail fail;
     fail.msg[0] = '\0';
     if (encode(f.fp, r, &o, &fail)) {

@@ -8,9 +8,10 @@
 #include "raster.h"
 
 struct png_write_opts {
-    int level; /* 0 stores; 1 the fast mode above; 2..9 zlib's usual matcher at that level with
-                  libpng's adaptive filters, smaller and slower */
-    int alpha; /* 1 writes RGBA; 0 writes RGB, dropping alpha (frames are opaque) */
+    int level;  /* 0 stores; 1 the fast mode above; 2..9 zlib's usual matcher at that level with
+                   libpng's adaptive filters, smaller and slower */
+    int alpha;  /* 1 writes RGBA; 0 writes RGB, dropping alpha (frames are opaque) */
+    int nosync; /* 1: no fsync before the rename (outfile.h), for frame sequences */
 };
 
 /* Level 1, RGB. */

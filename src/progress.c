@@ -4,7 +4,7 @@
 
 void progress_start(struct progress *p, FILE *fp, long total, double now)
 {
-    *p = (struct progress){.fp = fp, .total = total, .start = now, .drawn = now};
+    *p = (struct progress){.fp = fp, .total = total, .start = now, .drawn = now, .unit = "step"};
 }
 
 /* Writes seconds as "1h02m03s", "2m03s" or "3s"; buf holds at least 32 bytes. */
@@ -32,8 +32,8 @@ void progress_update(struct progress *p, long step, double now)
     const double percent = p->total > 0 ? 100.0 * (double)step / (double)p->total : 100.0;
     char left[32];
     format_duration(left, sizeof left, rate > 0 ? (double)(p->total - step) / rate : 1e300);
-    fprintf(p->fp, "\rstep %ld/%ld (%.0f%%)  %.0f steps/s  %s left\033[K", step, p->total, percent,
-            rate, left);
+    fprintf(p->fp, "\r%s %ld/%ld (%.0f%%)  %.0f %ss/s  %s left\033[K", p->unit, step, p->total,
+            percent, rate, p->unit, left);
     fflush(p->fp);
     p->drawn = now;
     p->visible = 1;

@@ -9,11 +9,12 @@
 #define PROGRESS_INTERVAL 0.1 /* s between redraws: often enough to look live */
 
 struct progress {
-    FILE *fp;     /* a terminal (the caller checks) */
-    long total;   /* steps in the run */
-    double start; /* monotonic clock at progress_start, s */
-    double drawn; /* monotonic clock at the last redraw, s */
-    int visible;  /* 1 while a line is on screen */
+    FILE *fp;         /* a terminal (the caller checks) */
+    long total;       /* steps in the run */
+    double start;     /* monotonic clock at progress_start, s */
+    double drawn;     /* monotonic clock at the last redraw, s */
+    int visible;      /* 1 while a line is on screen */
+    const char *unit; /* what is counted: "step" unless the caller sets another word */
 };
 
 /* Starts a display for a run of total steps at clock time now (s). Draws nothing yet. */

@@ -480,7 +480,9 @@ void raster_triangle(struct raster *r, const double xy[6], const struct raster_c
         const struct edge *o = &e[(k + 1) % 3];
         sh.inv_h[k] = 1 / (o->nx * xy[2 * k] + o->ny * xy[2 * k + 1] - o->c);
     }
-    fill_convex(r, e, 3, box, c[0], &sh, smooth);
+    /* three equal colours: the flat fill gives the same pixels without blending per pixel */
+    const int flat = !memcmp(&c[0], &c[1], sizeof *c) && !memcmp(&c[1], &c[2], sizeof *c);
+    fill_convex(r, e, 3, box, c[0], flat ? NULL : &sh, smooth);
 }
 
 void raster_halfplane(struct raster *r, double x, double y, double nx, double ny,

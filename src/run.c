@@ -8,13 +8,16 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "events.h"
 #include "metrics.h"
 #include "outfile.h"
 #include "progress.h"
 #include "report_catenary.h"
+#include "settle.h"
 #include "solver.h"
 #include "state.h"
 #include "summary.h"
+#include "topology.h"
 #include "traj.h"
 
 /* Every trajectory format, in the order the writers are opened and closed. */
@@ -36,9 +39,14 @@ static void on_stop_signal(int sig)
 /* A run being set up, stepped and torn down. */
 struct run {
     const struct model *m;
+    const struct model *lm; /* the working copy events change between steps; it is stepped */
+    struct events *ev;
+    struct settle settle;
+    long settled_step; /* -1 until the run settles */
     struct state *s;
     struct traj_writer *w[NFORMATS]; /* NULL for the formats not written */
     struct metrics_writer *metrics;  /* NULL unless metrics.csv is written */
+    struct topology_log *topology;   /* topology.csv; NULL when nothing can change */
     long diverged;                   /* first diverged point, or -1 */
     struct sigaction old[NSTOP];     /* handlers to restore at the end */
 };
@@ -92,7 +100,7 @@ static int writers_record(struct run *run, struct catena_error *err)
     for (size_t i = 0; i < NFORMATS; i++)
         if (run->w[i] && traj_frame(run->w[i], run->m, run->s, err))
             return err->code;
-    if (run->metrics && metrics_record(run->metrics, run->m, run->s, err))
+    if (run->metrics && metrics_record(run->metrics, run->lm, run->s, err))
         return err->code;
     return CATENA_OK;
 }
@@ -100,7 +108,7 @@ static int writers_record(struct run *run, struct catena_error *err)
 /* Commits every file; after a failure the remaining ones are dropped, not committed. */
 static int writers_close(struct run *run, struct catena_error *err)
 {
-    int rc = CATENA_OK;
+    int rc = events_log_commit(run->ev, err);
     for (size_t i = 0; i < NFORMATS; i++) {
         if (!run->w[i])
             continue;
@@ -115,6 +123,11 @@ static int writers_close(struct run *run, struct catena_error *err)
     else
         metrics_abort(run->metrics);
     run->metrics = NULL;
+    if (run->topology && rc == CATENA_OK)
+        rc = topology_log_close(run->topology, err);
+    else
+        topology_log_abort(run->topology);
+    run->topology = NULL;
     return rc;
 }
 
@@ -126,10 +139,36 @@ static void writers_abort(struct run *run)
     }
     metrics_abort(run->metrics);
     run->metrics = NULL;
+    topology_log_abort(run->topology);
+    run->topology = NULL;
 }
 
-/* Steps until the last step, a divergence or a stop signal, recording frames on the way.
- * The initial state is checked too, so a diverged state is never recorded. */
+/* Between steps: the events due, then what they (and the step) changed in links and pins. */
+static void boundary(struct run *run)
+{
+    events_boundary(run->ev, run->s);
+    if (run->topology)
+        topology_log_step(run->topology, run->lm, run->s);
+}
+
+/* Whether the run has settled (time.until_settled) with nothing left to happen. */
+static int settled(struct run *run)
+{
+    /* A quiet spell counts only once nothing is scheduled any more: an event may well set a
+     * resting body moving again. */
+    if (events_pending(run->ev)) {
+        run->settle.quiet_from = -1;
+        return 0;
+    }
+    if (!settle_update(&run->settle, run->lm, run->s))
+        return 0;
+    run->settled_step = run->settle.quiet_from;
+    return 1;
+}
+
+/* Steps until the last step, a divergence, settling or a stop signal, recording frames on
+ * the way. Events apply at each step boundary, before the frame is recorded. The initial
+ * state is checked too, so a diverged state is never recorded. */
 static int run_steps(struct run *run, const struct run_options *o, struct catena_error *err)
 {
     const struct model *m = run->m;
@@ -138,11 +177,19 @@ static int run_steps(struct run *run, const struct run_options *o, struct catena
     if (o->progress)
         progress_start(&pg, stderr, m->steps, clock_s());
     run->diverged = solver_find_diverged(s);
+    if (run->diverged < 0)
+        boundary(run);
     int rc = run->diverged < 0 ? writers_record(run, err) : CATENA_OK;
-    while (rc == CATENA_OK && run->diverged < 0 && s->step < m->steps && !stop_signal) {
-        solver_step(m, s);
+    while (rc == CATENA_OK && run->diverged < 0 && s->step < m->steps && !stop_signal &&
+           run->settled_step < 0) {
+        solver_step(run->lm, s);
         run->diverged = solver_find_diverged(s);
-        if (run->diverged < 0 && s->step % m->every == 0)
+        if (run->diverged < 0) {
+            boundary(run);
+            settled(run);
+        }
+        /* The last frame of a settled run is recorded whatever `every` says. */
+        if (run->diverged < 0 && (s->step % m->every == 0 || run->settled_step >= 0))
             rc = writers_record(run, err);
         if (o->progress)
             progress_update(&pg, s->step, clock_s());
@@ -156,12 +203,15 @@ static void fill_result(const struct run *run, struct run_result *r)
 {
     const struct state *s = run->s;
     r->steps_done = s->step;
-    r->max_stretch = solver_max_stretch(run->m, s);
+    r->max_stretch = solver_max_stretch(run->lm, s);
+    r->settled_step = run->settled_step;
+    for (int k = 0; k < LOG_KINDS; k++)
+        r->events[k] = events_count(run->ev, (enum event_log_kind)k);
     r->live_links = 0;
     for (size_t i = 0; i < s->nlinks; i++)
         r->live_links += s->alive[i];
     r->diverged_point = run->diverged;
-    metrics_compute(run->m, s, &r->final);
+    metrics_compute(run->lm, s, &r->final);
     if (run->diverged >= 0) {
         r->status = RUN_DIVERGED;
     } else if (stop_signal && s->step < run->m->steps) {
@@ -225,7 +275,8 @@ static int write_scenario(const char *dir, const struct model *m, struct catena_
 static int write_reports(const struct run *run, const struct run_options *o,
                          const struct run_result *r, struct catena_error *err)
 {
-    const struct model *m = run->m;
+    /* The working copy: the rest lengths, masses and pins that events left. */
+    const struct model *m = run->lm;
     if (!(m->reports & REPORT_CATENARY) || r->status != RUN_OK)
         return CATENA_OK;
     const char *dir = o->out_dir;
@@ -243,15 +294,19 @@ static int write_reports(const struct run *run, const struct run_options *o,
 int run_simulation(const struct model *m, const struct run_options *o, struct run_result *r,
                    struct catena_error *err)
 {
-    *r = (struct run_result){.status = RUN_OK, .diverged_point = -1};
+    *r = (struct run_result){.status = RUN_OK, .diverged_point = -1, .settled_step = -1};
     error_clear(err);
     if (m->every < 1)
         return error_set(err, CATENA_EINPUT, "%s: output.every: must be at least 1 (got %ld)",
                          source_name(m), m->every);
-    struct run run = {.m = m, .diverged = -1};
-    run.s = state_create(m);
-    if (!run.s)
+    struct run run = {.m = m, .diverged = -1, .settle = {.quiet_from = -1}, .settled_step = -1};
+    run.ev = events_create(m);
+    run.lm = run.ev ? events_model(run.ev) : NULL;
+    run.s = run.lm ? state_create(run.lm) : NULL;
+    if (!run.s) {
+        events_destroy(run.ev);
         return error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(m));
+    }
     /* Caught before anything is written, so a signal never leaves a temporary file behind. */
     signals_catch(&run);
     int rc = outfile_mkdirs(o->out_dir, err);
@@ -259,6 +314,10 @@ int run_simulation(const struct model *m, const struct run_options *o, struct ru
         rc = write_scenario(o->out_dir, m, err);
     if (rc == CATENA_OK)
         rc = writers_open(&run, o->out_dir, err);
+    if (rc == CATENA_OK)
+        rc = events_log_open(run.ev, o->out_dir, err);
+    if (rc == CATENA_OK && !(run.topology = topology_log_open(o->out_dir, m, err)))
+        rc = err->code;
     if (rc == CATENA_OK) {
         const double start = clock_s();
         rc = run_steps(&run, o, err);
@@ -277,6 +336,7 @@ int run_simulation(const struct model *m, const struct run_options *o, struct ru
         rc = stopped_error(&run, r, err);
     signals_restore(&run);
     state_destroy(run.s);
+    events_destroy(run.ev);
     return rc;
 }
 

@@ -4,6 +4,7 @@
 #define CATENA_RUN_H
 
 #include "error.h"
+#include "events.h"
 #include "metrics.h"
 #include "model.h"
 
@@ -28,6 +29,10 @@ struct run_result {
     size_t live_links;     /* links not broken at the end */
     long diverged_point;   /* -1 unless status is RUN_DIVERGED */
     int signal;            /* the signal that stopped it when RUN_INTERRUPTED, else 0 */
+
+    /* time.until_settled: first step of the quiet spell that ended the run, or -1 */
+    long settled_step;
+    long events[LOG_KINDS]; /* rows of events.csv by kind */
     struct metrics final;  /* metrics of the last state (metrics.h) */
 };
 

@@ -46,12 +46,15 @@ static const struct sjson_key top_keys[] = {
     {"areas", 0},
     {"shapes", 0},
     {"attachments", 0},
+    {"obstacles", 0},
+    {"events", 0},
     {NULL, 0},
 };
 static const struct sjson_key time_keys[] = {
     {"dt", 1},
     {"steps", 1},
     {"substeps", 0},
+    {"until_settled", 0},
     {NULL, 0},
 };
 static const struct sjson_key solver_keys[] = {
@@ -60,17 +63,21 @@ static const struct sjson_key solver_keys[] = {
     {"order", 0},
     {"damping", 0},
     {"max_length_pass", 0},
+    {"collide_every", 0},
     {"threads", 0},
     {"kernel", 0},
     {NULL, 0},
 };
 static const struct sjson_key world_keys[] = {
     {"gravity", 0},
+    {"wind", 0},
+    {"gust", 0},
     {NULL, 0},
 };
 static const struct sjson_key output_keys[] = {
     {"trajectory", 0},
     {"every", 0},
+    {"render", 0},
     {"metrics", 0},
     {"reports", 0},
     {NULL, 0},
@@ -98,6 +105,7 @@ static const struct sjson_key link_keys[] = {
 static const struct sjson_key pin_keys[] = {
     {"point", 1},
     {"at", 0},
+    {"motion", 0},
     {NULL, 0},
 };
 
@@ -365,7 +373,9 @@ static int read_pins(struct loader *ld)
         vec3 at = ld->m->x0[point];
         if (sjson_get_vector(&ld->cx, e, p, "at", ld->m->dims, &at))
             return CATENA_EINPUT;
-        const int rc = scenario_add_pin(ld, point, at, -1, i);
+        int rc = scenario_add_pin(ld, point, at, -1, i);
+        if (!rc)
+            rc = scenario_read_pin_motion(ld, e, p, ld->m->npins - 1);
         if (rc)
             return rc;
     }
@@ -517,15 +527,21 @@ static int (*const sections[])(struct loader *) = {
     read_solver,
     scenario_read_perf,
     read_world,
+    scenario_read_world_settings,
+    scenario_read_obstacles,
     read_output,
     read_points,
     scenario_read_bodies,
+    scenario_read_body_world,
     check_has_points,
     read_pins,
     check_duplicate_pins,
     read_links,
+    scenario_read_render,
+    scenario_read_body_colors,
     scenario_read_constraints, /* right after read_links: it reads links[] again */
     scenario_read_reports,
+    scenario_read_events,      /* last: cuts append the points and links they reserve */
 };
 // clang-format on
 
@@ -548,6 +564,26 @@ static void sha256_hex(const char *text, size_t len, char hex[65])
     sha256_digest(&ctx, sizeof digest, digest);
     for (size_t i = 0; i < sizeof digest; i++)
         snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+}
+
+/* Keeps the overrides as "PATH=VALUE" in the model, so summary.json says exactly what ran
+ * (catena sweep compares them to decide whether a finished run can be reused). */
+static int record_overrides(struct model *m, const struct scenario_override *ov, size_t nov)
+{
+    if (nov == 0)
+        return 0;
+    if (!(m->overrides = calloc(nov, sizeof *m->overrides)))
+        return -1;
+    for (; m->noverrides < nov; m->noverrides++) {
+        const struct scenario_override *o = &ov[m->noverrides];
+        const size_t n = strlen(o->path) + strlen(o->value) + 2;
+        char *s = malloc(n);
+        if (!s)
+            return -1;
+        snprintf(s, n, "%s=%s", o->path, o->value);
+        m->overrides[m->noverrides] = s;
+    }
+    return 0;
 }
 
 /* Replaces every number under item by raw text in fmt_double's shortest round-trip form:
@@ -606,7 +642,7 @@ struct model *scenario_parse(const char *label, const char *text, size_t len,
         if (scenario_override_apply(root, &ov[i], err))
             goto fail;
     if (!(ld.m = model_create()) || !(ld.names = sref_create()) ||
-        !(ld.m->source = strdup(label))) {
+        !(ld.m->source = strdup(label)) || record_overrides(ld.m, ov, nov)) {
         scenario_oom(&ld);
         goto fail;
     }

@@ -27,6 +27,9 @@ static const struct sjson_key rope_keys[] = {
     {"radius", 0},
     {"shape", 0},
     {"bend", 0},
+    {"self_collision", 0},
+    {"drag", 0},
+    {"color", 0},
     {NULL, 0},
 };
 static const struct sjson_key cloth_keys[] = {
@@ -50,6 +53,9 @@ static const struct sjson_key cloth_keys[] = {
     {"structural", 0},
     {"shear", 0},
     {"bend", 0},
+    {"self_collision", 0},
+    {"drag", 0},
+    {"color", 0},
     {NULL, 0},
 };
 static const struct sjson_key ragdoll_keys[] = {
@@ -66,6 +72,9 @@ static const struct sjson_key ragdoll_keys[] = {
     {"break_stretch", 0},
     {"radius", 0},
     {"joints", 0},
+    {"self_collision", 0},
+    {"drag", 0},
+    {"color", 0},
     {NULL, 0},
 };
 static const struct sjson_key softbody_keys[] = {
@@ -89,6 +98,9 @@ static const struct sjson_key softbody_keys[] = {
     {"area", 0},
     {"pressure", 0},
     {"shape_matching", 0},
+    {"self_collision", 0},
+    {"drag", 0},
+    {"color", 0},
     {NULL, 0},
 };
 static const struct sjson_key hair_keys[] = {
@@ -108,6 +120,9 @@ static const struct sjson_key hair_keys[] = {
     {"break_stretch", 0},
     {"radius", 0},
     {"bend", 0},
+    {"self_collision", 0},
+    {"drag", 0},
+    {"color", 0},
     {NULL, 0},
 };
 static const struct sjson_key arc_keys[] = {

@@ -63,9 +63,11 @@ static int get_bool(struct loader *ld, const cJSON *obj, const char *path, const
 
 static int read_options(struct loader *ld)
 {
-    return get_bool(ld, sjson_child(ld->root, "solver"), "solver", "max_length_pass",
-                    &ld->m->max_length_pass) ||
-           get_bool(ld, sjson_child(ld->root, "output"), "output", "metrics", &ld->m->metrics);
+    if (get_bool(ld, sjson_child(ld->root, "solver"), "solver", "max_length_pass",
+                 &ld->m->max_length_pass) ||
+        get_bool(ld, sjson_child(ld->root, "output"), "output", "metrics", &ld->m->metrics))
+        return CATENA_EINPUT;
+    return 0;
 }
 
 /* links[i]: compliance or EA (alpha = rest / EA), kind, break_force. */
@@ -88,7 +90,7 @@ static int read_link_physics(struct loader *ld, const cJSON *e, const char *path
     if (l->break_force > 0 && ld->m->method != METHOD_XPBD && l->compliance == 0)
         return sjson_error(&ld->cx, sjson_path_key(p, path, "break_force"),
                            "needs \"compliance\" or \"EA\" with method \"%s\", which measures "
-                           "the tension from the stretch (method \"xpbd\" measures it without)",
+                           "the tension as stretch / compliance (or use method \"xpbd\")",
                            model_method_name(ld->m->method));
     return 0;
 }

@@ -47,8 +47,22 @@ int scenario_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size
  * and pins what their "pins" name. */
 int scenario_read_bodies(struct loader *ld);
 
+/* The world's sections (scenario_world.c). Settings read time.until_settled,
+ * solver.collide_every, world.wind and world.gust; body_world reads bodies[].drag and
+ * bodies[].self_collision after the bodies are built; events come last, after links: they
+ * refer to links and append the points and links that cuts reserve. */
+int scenario_read_world_settings(struct loader *ld);
+int scenario_read_obstacles(struct loader *ld);
+int scenario_read_body_world(struct loader *ld);
+int scenario_read_events(struct loader *ld);
+
+/* pins[i].motion of the pin entry e at path, for the model's pin `pin` just added. */
+int scenario_read_pin_motion(struct loader *ld, const cJSON *e, const char *path, size_t pin);
 /* Sections in their own files, registered in scenario.c's sections[]. */
 int scenario_read_constraints(struct loader *ld); /* scenario_constraints.c */
+/* output.render and bodies[].color (scenario_render.c). */
+int scenario_read_render(struct loader *ld);
+int scenario_read_body_colors(struct loader *ld);
 
 /* output.reports (scenario_report.c). */
 int scenario_read_reports(struct loader *ld);

@@ -263,3 +263,71 @@ int sref_resolve(const struct sref_table *t, const struct model *m, const struct
     *out = (uint32_t)i;
     return 0;
 }
+
+int sref_resolve_body(const struct sref_table *t, const struct sjson *cx, const cJSON *item,
+                      const char *path, uint32_t *out)
+{
+    if (!cJSON_IsString(item))
+        return sjson_error(cx, path, "expected a body name, got %s", sjson_type_name(item));
+    const char *name = item->valuestring;
+    const struct sref_entry *e = sref_find(t, name, strlen(name));
+    if (e && e->kind == SREF_BODY) {
+        *out = (uint32_t)e->index;
+        return 0;
+    }
+    if (e)
+        return sjson_error(cx, path, "\"%s\" is a point, not a body", name);
+    const char *hint = closest_name(t, SREF_BODY, name, 0);
+    if (hint)
+        return sjson_error(cx, path, "body \"%s\" does not exist (did you mean \"%s\"?)", name,
+                           hint);
+    return sjson_error(cx, path, "body \"%s\" does not exist (no body has that name)", name);
+}
+
+/* "chain.12", "chain.first", "chain.last" for links: the body's own link numbering. */
+static int resolve_link_in_body(const struct sref_table *t, const struct model *m,
+                                const struct sjson *cx, const char *path, const char *ref,
+                                uint32_t *out)
+{
+    const char *dot = strchr(ref, '.');
+    const struct sref_entry *e = dot ? sref_find(t, ref, (size_t)(dot - ref)) : NULL;
+    if (!e || e->kind != SREF_BODY)
+        return sjson_error(
+            cx, path, "link \"%s\" does not exist (write a link index or \"BODY.INDEX\")", ref);
+    const struct body *b = &m->bodies[e->index];
+    const char *k = dot + 1;
+    if (b->nlinks == 0)
+        return sjson_error(cx, path, "link \"%s\" does not exist (%s has no links)", ref, b->name);
+    if (strcmp(k, "first") == 0 || strcmp(k, "last") == 0) {
+        *out = b->first_link + (strcmp(k, "first") == 0 ? 0 : b->nlinks - 1);
+        return 0;
+    }
+    if (!*k || strspn(k, "0123456789") != strlen(k) || strlen(k) > 10 ||
+        strtoull(k, NULL, 10) >= b->nlinks)
+        return sjson_error(cx, path, "link \"%s\" does not exist (%s has links 0 to %u)", ref,
+                           b->name, b->nlinks - 1);
+    *out = b->first_link + (uint32_t)strtoull(k, NULL, 10);
+    return 0;
+}
+
+int sref_resolve_link(const struct sref_table *t, const struct model *m, const struct sjson *cx,
+                      const cJSON *item, const char *path, uint32_t *out)
+{
+    if (cJSON_IsString(item))
+        return resolve_link_in_body(t, m, cx, path, item->valuestring, out);
+    if (!cJSON_IsNumber(item))
+        return sjson_error(cx, path, "expected a link (an index or \"BODY.INDEX\"), got %s",
+                           sjson_type_name(item));
+    double i = 0;
+    char got[FMT_DOUBLE_SIZE];
+    if (sjson_number(cx, item, path, &SJSON_ANY, &i))
+        return CATENA_EINPUT;
+    fmt_double(got, i);
+    if (i != floor(i))
+        return sjson_error(cx, path, "expected a link index (an integer), got %s", got);
+    if (i < 0 || i >= (double)m->nlinks)
+        return sjson_error(cx, path, "link %s does not exist (the scenario has %zu link%s)", got,
+                           m->nlinks, m->nlinks == 1 ? "" : "s");
+    *out = (uint32_t)i;
+    return 0;
+}

@@ -43,6 +43,16 @@ const struct sref_entry *sref_find(const struct sref_table *t, const char *name,
 int sref_resolve(const struct sref_table *t, const struct model *m, const struct sjson *cx,
                  const cJSON *item, const char *path, uint32_t *out);
 
+/* Resolves a body reference (its name) into a body index. Errors: 'body "x" does not exist'
+ * with a did-you-mean, or a note that the name is a point's. */
+int sref_resolve_body(const struct sref_table *t, const struct sjson *cx, const cJSON *item,
+                      const char *path, uint32_t *out);
+
+/* Resolves a link reference: a global index (0 .. nlinks-1) or "body.k", the body's k-th
+ * link ("body.first", "body.last" too). */
+int sref_resolve_link(const struct sref_table *t, const struct model *m, const struct sjson *cx,
+                      const cJSON *item, const char *path, uint32_t *out);
+
 /* Writes how messages show point i: point "lamp", point "chain.3" or point 7. */
 const char *sref_describe(const struct model *m, size_t i, char *buf, size_t size);
 

@@ -1,21 +1,26 @@
 /* The position-based step. Per substep: integrate (Verlet, Jakobsen 2001: x' = x + (x - xprev)
- * damping + g h^2; or PBD's prediction, Mueller et al. 2007: v += g h, p* = x + v h), pins,
- * multipliers reset (XPBD, Macklin et al. 2016), iterations of Gauss-Seidel projection over
- * every constraint family, the max-length pass, then for pbd/xpbd v = (p* - x) / h. Once per
- * step, after every substep: breaks. Reads the model, writes only the state. */
+ * damping + g h^2; or PBD's prediction, Mueller et al. 2007: v += g h, p* = x + v h), wind,
+ * pins (placed by their motion), multipliers reset (XPBD, Macklin et al. 2016), iterations of
+ * Gauss-Seidel projection over every constraint family with collisions on schedule, the
+ * max-length pass, the contact response (friction and restitution), then for pbd/xpbd
+ * v = (p* - x) / h. Once per step, after every substep: breaks. Reads the model, writes only
+ * the state. */
 #include "solver.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "collide.h"
 #include "constraint.h"
 #include "constraint_angle.h"
 #include "constraint_area.h"
 #include "constraint_attachment.h"
 #include "constraint_distance.h"
 #include "constraint_shape.h"
+#include "pin_motion.h"
 #include "solver_batch.h"
 #include "solver_work.h"
+#include "wind.h"
 
 /* Verlet with per-substep damping; velocity is implicit in x - xprev. */
 static void integrate(const struct model *m, struct state *s, double h)
@@ -57,13 +62,18 @@ static void update_velocities(const struct model *m, struct state *s, double h, 
             s->v[i] = v3_scale(v3_sub(s->x[i], s->xprev[i]), f);
 }
 
-/* Both x and xprev, so a pin never carries a velocity into the next substep. */
-static void hold_pins(const struct model *m, struct state *s)
+/* Both x and xprev (pbd, xpbd: and v), from the pin's motion at the end and the start of the
+ * substep: the point carries exactly the pin's velocity (none for a still pin) into
+ * constraints, collisions and, once released, its own flight. */
+static void hold_pins(const struct model *m, struct state *s, double t, double h)
 {
     for (size_t p = 0; p < m->npins; p++) {
         const struct pin *pin = &m->pins[p];
-        s->x[pin->point] = pin->at;
-        s->xprev[pin->point] = pin->at;
+        const vec3 x = pin_motion_at(m, pin, t), xprev = pin_motion_at(m, pin, t - h);
+        s->x[pin->point] = x;
+        s->xprev[pin->point] = xprev;
+        if (m->method != METHOD_VERLET)
+            s->v[pin->point] = v3_scale(v3_sub(x, xprev), 1.0 / h);
     }
 }
 
@@ -106,6 +116,8 @@ static void relax(const struct constraint_ctx *cx, const struct model *m, struct
         angle_relax(cx, m, s);
         area_relax(cx, m, s);
         shape_relax(m, s);
+        if (collide_due(m, it))
+            collide_pass(m, s); /* collisions: on schedule, always on the last iteration */
     }
 }
 
@@ -136,16 +148,20 @@ void solver_step(const struct model *m, struct state *s)
     if (s->work->batch)
         batch_gather(m, s); /* links: the live ones, as the model now has them */
     for (int k = 0; k < m->substeps; k++) {
+        const double t = (double)s->step * m->dt + (k + 1) * h; /* the substep's end */
         if (m->method == METHOD_VERLET)
             integrate(m, s, h); /* integrate: advance free points under gravity */
         else
-            predict(m, s, h); /* predict: p* = x + v h */
-        hold_pins(m, s);      /* pins: anchored points sit at their anchors */
+            predict(m, s, h);   /* predict: p* = x + v h */
+        wind_apply(m, s, h, t); /* wind: drag on the links of bodies that have it */
+        hold_pins(m, s, t, h);  /* pins: where their motion puts them */
         if (m->method == METHOD_XPBD)
             reset_multipliers(m, s); /* multipliers: from 0 every substep */
+        collide_begin(m, s);         /* contacts: forget the last substep's */
         relax(&cx, m, s);            /* constraints: Gauss-Seidel over every family */
         if (m->max_length_pass)
-            tether_pass(m, s); /* max length: nothing beyond its reach of an anchor */
+            solver_tether_pass(m, s); /* max length: nothing beyond its reach of an anchor */
+        collide_respond(m, s); /* contacts: friction and restitution */
         if (m->method != METHOD_VERLET)
             update_velocities(m, s, h, keep); /* velocities: from what the projections did */
     }
@@ -183,4 +199,22 @@ vec3 solver_velocity(const struct model *m, const struct state *s, size_t i)
         return s->v[i];
     const double h = m->dt / m->substeps;
     return v3_scale(v3_sub(s->x[i], s->xprev[i]), 1.0 / h);
+}
+
+void solver_set_velocity(const struct model *m, struct state *s, size_t i, vec3 v)
+{
+    const double h = m->dt / m->substeps;
+    s->xprev[i] = v3_sub(s->x[i], v3_scale(v, h));
+    if (m->method != METHOD_VERLET)
+        s->v[i] = v;
+}
+
+void solver_launch(const struct model *m, struct state *s, size_t i, vec3 v)
+{
+    const double h = m->dt / m->substeps;
+    if (m->method != METHOD_VERLET) {
+        solver_set_velocity(m, s, i, v);
+        return;
+    }
+    s->xprev[i] = v3_add(v3_sub(s->x[i], v3_scale(v, h)), v3_scale(m->gravity, 0.5 * h * h));
 }

@@ -24,4 +24,13 @@ double solver_max_stretch(const struct model *m, const struct state *s);
  * the next substep carries on, before damping). */
 vec3 solver_velocity(const struct model *m, const struct state *s, size_t i);
 
+/* Gives point i velocity v without moving it, as solver_velocity reads it back: xprev =
+ * x - v h, and for pbd and xpbd v, so that either method carries v into the next substep. */
+void solver_set_velocity(const struct model *m, struct state *s, size_t i, vec3 v);
+
+/* Starts point i off at velocity v as state_create starts a point at v0: Verlet then follows
+ * x + v t + g t^2 / 2 exactly (xprev = x - v h + g h^2 / 2); pbd and xpbd set v. For points
+ * set free between steps (a release, a velocity event). */
+void solver_launch(const struct model *m, struct state *s, size_t i, vec3 v);
+
 #endif

@@ -111,7 +111,7 @@ static size_t greedy(const struct model *m, const struct link_key *keys, const u
     return ncolors;
 }
 
-int color_prepare(const struct model *m, struct solver_work *w)
+int solver_color_prepare(const struct model *m, struct solver_work *w)
 {
     if (m->order != ORDER_COLORED)
         return 0;

@@ -10,7 +10,7 @@
 #include "solver_work.h"
 #include "state.h"
 
-int tether_prepare(const struct model *m, struct solver_work *w)
+int solver_tether_prepare(const struct model *m, struct solver_work *w)
 {
     if (!m->max_length_pass)
         return 0;
@@ -43,6 +43,29 @@ int tether_prepare(const struct model *m, struct solver_work *w)
     free(pos);
     w->tether_stale = 1;
     return 0;
+}
+
+void tether_relink(const struct model *m, struct solver_work *w)
+{
+    if (!w->adj_start)
+        return;
+    /* The same CSR as tether_prepare builds, in place: the arrays have room for every link,
+     * and anchor (recomputed next pass anyway) serves as the fill cursor. */
+    memset(w->adj_start, 0, (m->npoints + 1) * sizeof *w->adj_start);
+    for (size_t i = 0; i < m->nlinks; i++)
+        if (m->links[i].role == ROLE_STRUCTURAL) {
+            w->adj_start[m->links[i].a + 1]++;
+            w->adj_start[m->links[i].b + 1]++;
+        }
+    for (size_t p = 0; p < m->npoints; p++)
+        w->adj_start[p + 1] += w->adj_start[p];
+    memcpy(w->anchor, w->adj_start, m->npoints * sizeof *w->anchor);
+    for (size_t i = 0; i < m->nlinks; i++)
+        if (m->links[i].role == ROLE_STRUCTURAL) {
+            w->adj[w->anchor[m->links[i].a]++] = (uint32_t)i;
+            w->adj[w->anchor[m->links[i].b]++] = (uint32_t)i;
+        }
+    w->tether_stale = 1;
 }
 
 /* Binary min-heap on (d, p): ties by point index, so the anchors found are deterministic. */
@@ -114,7 +137,7 @@ static void tether_paths(const struct model *m, const struct state *s, struct so
     w->tether_stale = 0;
 }
 
-void tether_pass(const struct model *m, struct state *s)
+void solver_tether_pass(const struct model *m, struct state *s)
 {
     struct solver_work *w = s->work;
     if (w->tether_stale)

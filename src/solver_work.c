@@ -10,8 +10,8 @@ struct solver_work *solver_work_create(const struct model *m)
     struct solver_work *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
-    if (color_prepare(m, w) || shape_prepare(m, w) || area_prepare(m, w) || tether_prepare(m, w) ||
-        batch_prepare(m, w)) {
+    if (solver_color_prepare(m, w) || shape_prepare(m, w) || area_prepare(m, w) ||
+        solver_tether_prepare(m, w) || batch_prepare(m, w)) {
         solver_work_destroy(w);
         return NULL;
     }

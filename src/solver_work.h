@@ -56,10 +56,10 @@ struct solver_work *solver_work_create(const struct model *m);
 void solver_work_destroy(struct solver_work *w);
 
 /* The parts, called by solver_work_create; each returns 0 or -1 (out of memory). */
-int color_prepare(const struct model *m, struct solver_work *w);
+int solver_color_prepare(const struct model *m, struct solver_work *w);
 int shape_prepare(const struct model *m, struct solver_work *w);
 int area_prepare(const struct model *m, struct solver_work *w);
-int tether_prepare(const struct model *m, struct solver_work *w);
+int solver_tether_prepare(const struct model *m, struct solver_work *w);
 
 /* The max-length pass (solver_tether.c): after the iterations, every free point farther from
  * its nearest pinned point than the sum of rest lengths along the live structural links
@@ -67,6 +67,10 @@ int tether_prepare(const struct model *m, struct solver_work *w);
  * attachments of Kim, Chentanez and Mueller, 2012). Paths are recomputed, without
  * allocating, after a step in which links broke. */
 struct state;
-void tether_pass(const struct model *m, struct state *s);
+void solver_tether_pass(const struct model *m, struct state *s);
+
+/* Rebuilds the pass's adjacency from m's links after their ends changed (a cut), without
+ * allocating; the paths are recomputed on the next pass. A no-op without the pass. */
+void tether_relink(const struct model *m, struct solver_work *w);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collide.h"
 #include "solver_work.h"
 
 /* calloc that also succeeds for an empty model (calloc(0) may return NULL). */
@@ -48,6 +49,10 @@ struct state *state_create(const struct model *m)
         }
     }
     memset(s->alive, 1, m->nlinks);
+    /* Reserved links (the far halves of cuts) are dead until their cut. */
+    memset(s->alive + m->first_reserved_link, 0, m->nreserved_links);
+    if (collide_work_create(m, &s->collide))
+        goto fail;
     s->step = 0;
     s->t = 0.0;
     return s;
@@ -64,6 +69,7 @@ void state_destroy(struct state *s)
     free(s->x);
     free(s->xprev);
     free(s->alive);
+    collide_work_destroy(s->collide);
     free(s->v);
     free(s->link_lambda);
     free(s->angle_lambda);

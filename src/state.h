@@ -9,6 +9,7 @@
 #include "model.h"
 
 struct solver_work;
+struct collide_work; /* collide.c: contacts, broad phase and self-collision scratch */
 
 struct state {
     size_t npoints, nlinks;
@@ -27,12 +28,16 @@ struct state {
     uint32_t *broke;          /* [nlinks] the links that broke in the last step, ascending */
     size_t nbroke;            /* entries of broke[] */
     struct solver_work *work; /* the solver's own tables and scratch (solver_work.h) */
+
+    /* Allocated with the state: contacts and hashes (NULL without collisions). */
+    struct collide_work *collide;
 };
 
 /* Allocates a state at t = 0 from the model's initial positions and velocities;
  * xprev is set so that Verlet reproduces constant acceleration exactly, v = v0 (0 where
- * pinned), multipliers 0, and the solver's tables (colouring, ...) are prepared, so that
- * stepping allocates nothing. NULL on OOM. */
+ * pinned), multipliers 0, and the solver's tables (colouring, max-length paths, ...) are
+ * prepared, so that stepping allocates nothing. The model's order, max_length_pass and
+ * constraint topology must not change afterwards. NULL on OOM. */
 struct state *state_create(const struct model *m);
 
 /* NULL is a no-op. */

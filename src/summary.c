@@ -47,6 +47,7 @@ static void add_parameters(cJSON *root, const struct model *m, int *ok)
     need(cJSON_AddStringToObject(p, "order", model_order_name(m->order)), ok);
     need(cJSON_AddNumberToObject(p, "damping", m->damping), ok);
     add_item(p, "max_length_pass", cJSON_CreateBool(m->max_length_pass), ok);
+    need(cJSON_AddNumberToObject(p, "collide_every", m->collide_every), ok);
     double g[3] = {m->gravity.x, m->gravity.y, m->gravity.z};
     add_item(p, "gravity", cJSON_CreateDoubleArray(g, m->dims), ok);
     need(cJSON_AddNumberToObject(p, "every", (double)m->every), ok);
@@ -66,6 +67,9 @@ static cJSON *build(const struct model *m, const struct run_result *r)
     need(add_string_or_null(sc, "name", m->name), &ok);
     need(add_string_or_null(sc, "file", m->source), &ok);
     need(cJSON_AddStringToObject(sc, "sha256", m->sha256), &ok);
+    cJSON *ov = need(cJSON_AddArrayToObject(sc, "overrides"), &ok);
+    for (size_t i = 0; i < m->noverrides; i++)
+        add_item(ov, NULL, cJSON_CreateString(m->overrides[i]), &ok);
 
     add_parameters(root, m, &ok);
 
@@ -78,6 +82,7 @@ static cJSON *build(const struct model *m, const struct run_result *r)
     need(cJSON_AddNumberToObject(counts, "attachments", (double)m->nattachments), &ok);
     need(cJSON_AddNumberToObject(counts, "pins", (double)m->npins), &ok);
     need(cJSON_AddNumberToObject(counts, "bodies", (double)m->nbodies), &ok);
+    need(cJSON_AddNumberToObject(counts, "obstacles", (double)m->nobstacles), &ok);
 
     need(cJSON_AddStringToObject(root, "status", run_status_name(r->status)), &ok);
     need(cJSON_AddNumberToObject(root, "steps_done", (double)r->steps_done), &ok);
@@ -85,6 +90,15 @@ static cJSON *build(const struct model *m, const struct run_result *r)
     need(cJSON_AddNumberToObject(root, "wall_time", r->wall_s), &ok);
     double speed = r->wall_s > 0 ? (double)r->steps_done / r->wall_s : 0.0;
     need(cJSON_AddNumberToObject(root, "steps_per_second", speed), &ok);
+
+    if (m->settle_speed > 0.0)
+        need(r->settled_step >= 0
+                 ? cJSON_AddNumberToObject(root, "settled_step", (double)r->settled_step)
+                 : cJSON_AddNullToObject(root, "settled_step"),
+             &ok);
+    cJSON *events = need(cJSON_AddObjectToObject(root, "events"), &ok);
+    for (int k = 0; k < LOG_KINDS; k++)
+        need(cJSON_AddNumberToObject(events, events_log_names[k], (double)r->events[k]), &ok);
 
     cJSON *final = need(cJSON_AddObjectToObject(root, "final"), &ok);
     need(cJSON_AddNumberToObject(final, "max_stretch", r->max_stretch), &ok);

@@ -141,6 +141,91 @@ START_TEST(test_threads_kernel)
 }
 END_TEST
 
+/* ---- solver methods and constraint families ---- */
+
+/* The keys of issue 3 read into the model: methods and orders, the max-length pass, metrics,
+ * link compliance (EA gives rest / EA), kind and break_force, angles in degrees, areas,
+ * shapes from a list or a body, welds; and their defaults. */
+START_TEST(test_constraint_keys)
+{
+    struct model *m = load(HEAD ONE_POINT "}");
+    ck_assert_int_eq(m->max_length_pass, 0);
+    ck_assert_int_eq(m->metrics, 1);
+    model_destroy(m);
+
+    m = load(HEAD "'solver': {'method': 'xpbd', 'order': 'colored', 'max_length_pass': true},"
+                  " 'output': {'metrics': false},"
+                  " 'bodies': [{'name': 'r', 'type': 'rope', 'from': [0, 2], 'to': [3, 2],"
+                  "             'segments': 3, 'mass': 1}],"
+                  " 'points': [{'name': 'a', 'p': [0, 0], 'mass': 1},"
+                  "            {'name': 'b', 'p': [2, 0], 'mass': 1},"
+                  "            {'name': 'c', 'p': [2, 1], 'mass': 1}],"
+                  " 'links': [{'a': 'a', 'b': 'b', 'EA': 400, 'kind': 'tether',"
+                  "            'break_force': 30},"
+                  "           {'a': 'b', 'b': 'c', 'compliance': 0.01}],"
+                  " 'angles': [{'a': 'a', 'b': 'b', 'c': 'c', 'min': -45, 'max': 90,"
+                  "             'compliance': 0.5},"
+                  "            {'a': 'r.0', 'b': 'r.1', 'c': 'r.2', 'stiffness': 0.25}],"
+                  " 'areas': [{'points': ['a', 'b', 'c'], 'pressure': 2, 'stiffness': 0.5}],"
+                  " 'shapes': [{'body': 'r', 'stiffness': 0.75}, {'points': ['c', 'a']}],"
+                  " 'attachments': [{'a': 'r.last', 'b': 'c', 'compliance': 0.001}]}");
+    ck_assert_int_eq(m->method, METHOD_XPBD);
+    ck_assert_int_eq(m->order, ORDER_COLORED);
+    ck_assert_int_eq(m->max_length_pass, 1);
+    ck_assert_int_eq(m->metrics, 0);
+    /* The rope's 3 links come first, then links[]. */
+    ck_assert_uint_eq(m->nlinks, 5);
+    const struct link *l = &m->links[3];
+    ck_assert_double_eq_tol(l->compliance, 2.0 / 400.0, 1e-18);
+    ck_assert_int_eq(l->kind, LINK_TETHER);
+    ck_assert_double_eq(l->break_force, 30);
+    ck_assert_double_eq(m->links[4].compliance, 0.01);
+    ck_assert_int_eq(m->links[4].kind, LINK_DISTANCE);
+    ck_assert_double_eq(m->links[4].break_force, 0);
+
+    ck_assert_uint_eq(m->nangles, 2);
+    const double deg = 3.14159265358979323846 / 180.0;
+    ck_assert_uint_eq(m->angles[0].a, 0);
+    ck_assert_uint_eq(m->angles[0].c, 2);
+    ck_assert_double_eq_tol(m->angles[0].min, -45 * deg, 1e-15);
+    ck_assert_double_eq_tol(m->angles[0].max, 90 * deg, 1e-15);
+    ck_assert_double_eq(m->angles[0].compliance, 0.5);
+    ck_assert_double_eq(m->angles[0].stiffness, 1);
+    ck_assert_uint_eq(m->angles[1].b, 4); /* r.1: after the 3 points */
+    ck_assert_double_eq_tol(m->angles[1].min, -180 * deg, 1e-15);
+    ck_assert_double_eq_tol(m->angles[1].max, 180 * deg, 1e-15);
+    ck_assert_double_eq(m->angles[1].stiffness, 0.25);
+
+    ck_assert_uint_eq(m->nareas, 1);
+    ck_assert_uint_eq(m->areas[0].count, 3);
+    ck_assert_double_eq(m->areas[0].rest, 1.0); /* triangle (0,0) (2,0) (2,1), counter-clockwise */
+    ck_assert_double_eq(m->areas[0].pressure, 2);
+    ck_assert_double_eq(m->areas[0].stiffness, 0.5);
+
+    ck_assert_uint_eq(m->nshapes, 2);
+    ck_assert_uint_eq(m->shapes[0].count, 4);
+    ck_assert_uint_eq(m->shape_index[m->shapes[0].first], 3);
+    ck_assert_double_eq(m->shapes[0].stiffness, 0.75);
+    ck_assert_uint_eq(m->shapes[1].count, 2);
+    ck_assert_uint_eq(m->shape_index[m->shapes[1].first], 2);
+    ck_assert_double_eq(m->shapes[1].stiffness, 1);
+
+    ck_assert_uint_eq(m->nattachments, 1);
+    ck_assert_uint_eq(m->attachments[0].a, 6);
+    ck_assert_uint_eq(m->attachments[0].b, 2);
+    ck_assert_double_eq(m->attachments[0].compliance, 0.001);
+    model_destroy(m);
+
+    /* 3D: a cone from 0 to 180 degrees by default. */
+    m = load(HEAD "'dimensions': 3, 'points': [{'p': [0, 0, 0], 'mass': 1},"
+                  " {'p': [1, 0, 0], 'mass': 1}, {'p': [2, 0, 1], 'mass': 1}],"
+                  " 'angles': [{'a': 0, 'b': 1, 'c': 2, 'max': 30}]}");
+    ck_assert_double_eq(m->angles[0].min, 0);
+    ck_assert_double_eq_tol(m->angles[0].max, 30 * deg, 1e-15);
+    model_destroy(m);
+}
+END_TEST
+
 /* ---- bodies, references, links, pins ---- */
 
 START_TEST(test_rope_body)
@@ -464,7 +549,7 @@ static const struct bad bad_inputs[] = {
     {"{'catena': 1, 'time': {'dt': 0.01, 'dt': 0.02, 'steps': 1}}",
      "test.json: time.dt: duplicate key"},
     {"{'catena': 1, 'time': {'dt': 0.01, 'steps': 1, 'foo': 1}}",
-     "test.json: time.foo: unknown key (valid keys: dt, steps, substeps)"},
+     "test.json: time.foo: unknown key (valid keys: dt, steps, substeps, until_settled)"},
     {HEAD "'solver': {'iteratons': 3}}",
      "test.json: solver.iteratons: unknown key (did you mean \"iterations\"?)"},
     {HEAD "'Points': []}", "test.json: Points: unknown key (did you mean \"points\"?)"},
@@ -474,7 +559,7 @@ static const struct bad bad_inputs[] = {
      "test.json: solver.order: unknown value \"foward\" (did you mean \"forward\"?)"},
     {HEAD "'solver': {'new\\nline': 1}}",
      "test.json: solver.new?line: unknown key (valid keys: method, iterations, order, damping, "
-     "max_length_pass, threads, kernel)"},
+     "max_length_pass, collide_every, threads, kernel)"},
     {HEAD "'solver': {'method': 'a\\tb'}}",
      "test.json: solver.method: unknown value \"a?b\" (expected \"verlet\", \"pbd\" or \"xpbd\")"},
     {HEAD "'solver': {'method': 'rk4'}}",
@@ -642,6 +727,84 @@ START_TEST(test_unreadable)
 }
 END_TEST
 
+/* The world's keys read into the model: settling, collide_every (held to the iteration
+ * count), wind and gust, the bodies' drag and self-collision radius, an obstacle with its
+ * rotation and bounds, pin motions (a point starts where its motion puts it at t = 0),
+ * events sorted by step with a drag's release and a cut's reserved points and link. */
+START_TEST(test_world_keys)
+{
+    struct model *m =
+        load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 10, 'until_settled': {'speed': 0.02}}, "
+             "'solver': {'iterations': 5, 'collide_every': 9}, 'world': {'wind': [3, 0], 'gust': "
+             "{'amplitude': 0.5, 'frequency': 2}}, 'points': [{'name': 'p', 'p': [0, 0], 'mass': "
+             "1}], 'bodies': [{'type': 'rope', 'name': 'rope', 'from': [0, 0], 'to': [1, 0], "
+             "'segments': 4, 'mass': 1, 'drag': 0.01, 'self_collision': {'radius': 0.1}}], 'pins': "
+             "[{'point': 'rope.0', 'motion': {'type': 'sine', 'axis': [0, 2], 'amplitude': 0.5, "
+             "'frequency': 1, 'phase': 1.5707963267948966}}, {'point': 'rope.last', 'motion': "
+             "{'type': 'keyframes', 'times': [0.5, 1], 'positions': [[2, 0], [3, 0]]}}], "
+             "'obstacles': [{'type': 'box', 'center': [1, 2], 'half': [1, 0.5], 'angle': 0.5, "
+             "'friction': 0.25, 'restitution': 0.75}], 'events': [{'time': 0.5, 'cut': {'link': "
+             "'rope.1', 'at': 0.25}}, {'step': 10, 'release': {'point': 'p'}}, {'time': 0.015, "
+             "'drag': {'point': 'p', 'path': [[1, 1]], 'duration': 0.02}}]}");
+    ck_assert_double_eq(m->settle_speed, 0.02);
+    ck_assert_double_eq(m->settle_for, 1.0);
+    ck_assert_int_eq(m->collide_every, 5);
+    ck_assert_double_eq(m->wind.x, 3.0);
+    ck_assert_double_eq(m->gust_amplitude, 0.5);
+    ck_assert_double_eq(m->gust_frequency, 2.0);
+    ck_assert_double_eq(m->bodies[0].drag, 0.01);
+    ck_assert_double_eq(m->bodies[0].self_radius, 0.1);
+
+    const struct obstacle *o = &m->obstacles[0];
+    ck_assert_int_eq(o->type, OBSTACLE_BOX);
+    ck_assert_double_eq(o->p.y, 2.0);
+    ck_assert(isinf(o->half.z)); /* 2D: unbounded along z */
+    ck_assert_double_eq(o->rot[0][0], cos(0.5));
+    ck_assert_double_eq(o->rot[1][0], sin(0.5)); /* column 0: the box's x axis */
+    ck_assert_double_eq(o->friction, 0.25);
+    ck_assert_double_eq(o->restitution, 0.75);
+    /* The turned box's extent along x: cos 0.5 * 1 + sin 0.5 * 0.5 (roundings: 1e-15). */
+    ck_assert_double_eq_tol(o->hi.x, 1.0 + cos(0.5) + 0.5 * sin(0.5), 1e-15);
+
+    ck_assert_int_eq(m->pins[0].motion, MOTION_SINE);
+    ck_assert_double_eq(m->pins[0].axis.y, 1.0);     /* normalised */
+    ck_assert_double_eq_tol(m->x0[1].y, 0.5, 1e-15); /* 0.5 sin(pi/2) */
+    ck_assert_int_eq(m->pins[1].motion, MOTION_KEYFRAMES);
+    ck_assert_uint_eq(m->pins[1].nkeys, 2);
+    ck_assert_double_eq(m->pins[1].t0, 0.5);
+    ck_assert_double_eq(m->x0[5].x, 2.0); /* held at the first key until its time */
+
+    /* Sorted by step: the drag (0.015 s: step 2), its release (2 + 0.02 s = step 4), the
+     * release (step 10), the cut (step 50). */
+    ck_assert_uint_eq(m->nevents, 4);
+    ck_assert_int_eq(m->events[0].kind, EVENT_DRAG);
+    ck_assert_int_eq(m->events[0].step, 2);
+    ck_assert_double_eq(m->events[0].pin.t0, 0.02);
+    ck_assert_double_eq(m->key_t[m->events[0].pin.first_key], 0.04);
+    ck_assert_int_eq(m->events[1].kind, EVENT_RELEASE);
+    ck_assert_int_eq(m->events[1].ends_drag, 1);
+    ck_assert_int_eq(m->events[1].step, 4);
+    ck_assert_int_eq(m->events[2].step, 10);
+    const struct event *cut = &m->events[3];
+    ck_assert_int_eq(cut->kind, EVENT_CUT);
+    ck_assert_int_eq(cut->step, 50);
+    ck_assert_uint_eq(cut->index, 1);
+    ck_assert_double_eq(cut->a, 0.25);
+    /* Two reserved points after the 6 of the scenario, idle at the link's middle at t = 0,
+     * and a reserved link after the rope's 4. */
+    ck_assert_uint_eq(m->npoints, 8);
+    ck_assert_uint_eq(cut->reserved_point, 6);
+    ck_assert_uint_eq(m->first_reserved_point, 6);
+    ck_assert_uint_eq(m->nreserved_points, 2);
+    ck_assert_double_eq(m->x0[6].x, 0.375);
+    ck_assert_double_eq(m->inv_mass[7], 0.0);
+    ck_assert_uint_eq(cut->reserved_link, 4);
+    ck_assert_uint_eq(m->first_reserved_link, 4);
+    ck_assert_uint_eq(m->nreserved_links, 1);
+    model_destroy(m);
+}
+END_TEST
+
 static Suite *scenario_suite(void)
 {
     Suite *s = suite_create("scenario");
@@ -653,12 +816,16 @@ static Suite *scenario_suite(void)
     tcase_add_test(tc, test_references);
     tcase_add_test(tc, test_pins);
     tcase_add_test(tc, test_overrides);
+    tcase_add_test(tc, test_constraint_keys);
     suite_add_tcase(s, tc);
     tc = tcase_create("sag");
     tcase_add_test(tc, test_sag_shape);
     tcase_add_test(tc, test_sag_is_discrete_catenary);
     tcase_add_test(tc, test_sag_slanted_3d);
     tcase_add_test(tc, test_sag_through_scenario);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("world");
+    tcase_add_test(tc, test_world_keys);
     suite_add_tcase(s, tc);
     tc = tcase_create("bad");
     tcase_add_loop_test(tc, test_bad_input, 0, sizeof bad_inputs / sizeof *bad_inputs);

@@ -87,10 +87,13 @@ check "nothing is written for bad input" test ! -e "$tmp/never"
 catena run -o "$tmp/a" "$tmp/small.json"
 expect_status 0 "run exits 0"
 check "run prints nothing when all is well" test ! -s "$tmp/err"
-for f in trajectory.csv trajectory.json trajectory.npy metrics.csv summary.json scenario.json; do
+for f in trajectory.csv trajectory.json trajectory.npy metrics.csv summary.json scenario.json \
+    events.csv; do
     check "run writes $f" test -f "$tmp/a/$f"
 done
-expect_eq "$(find "$tmp/a" -type f | wc -l | tr -d ' ')" 6 "run leaves no temporary file"
+expect_eq "$(find "$tmp/a" -type f | wc -l | tr -d ' ')" 7 "run leaves no temporary file"
+check "events.csv: only its header when nothing happens" \
+    test "$(cat "$tmp/a/events.csv")" = "step,time,kind,link,point_a,point_b,stretch,force"
 expect_eq "$(lines "$tmp/a/trajectory.csv")" $((1 + 5 * points)) "csv: a header and 5 frames"
 check "csv header" grep -qx 'step,time,point,x,y' "$tmp/a/trajectory.csv"
 expect_eq "$(grep -o '"step"' "$tmp/a/trajectory.json" | wc -l | tr -d ' ')" 5 "json: 5 frames"
@@ -232,5 +235,47 @@ check "interrupted run commits its csv" test -f "$tmp/g/trajectory.csv"
 expect_eq $((($(lines "$tmp/g/trajectory.csv") - 1) % points)) 0 "interrupted run keeps whole frames"
 expect_eq "$(find "$tmp/g" -name '*.tmp*' | wc -l | tr -d ' ')" 0 \
     "interrupted run leaves no temporary file"
+
+# --- the world: a cut logged in events.csv, the reserved points in every frame, validate's
+# lines, and --until-settled stopping a damped run early.
+cat >"$tmp/cut.json" <<'JSON'
+{
+  "catena": 1,
+  "name": "cut",
+  "time": { "dt": 0.01, "steps": 30 },
+  "bodies": [
+    { "type": "rope", "name": "rope", "from": [0, 0], "to": [1, 0], "segments": 4,
+      "mass": 1, "pins": ["first"] }
+  ],
+  "obstacles": [ { "type": "plane", "point": [0, -2], "normal": [0, 1] } ],
+  "events": [ { "time": 0.1, "cut": { "link": "rope.1" } } ],
+  "output": { "trajectory": ["csv", "npy"], "every": 10 }
+}
+JSON
+catena validate "$tmp/cut.json"
+expect_status 0 "validate a scenario with a cut"
+expect_out "obstacles   1 (plane 1)" "validate lists the obstacles"
+expect_out "events      1 (cut 1)" "validate lists the events"
+expect_out "reserved    points 5..6 and link 4 for the cut" "validate lists the reserved points"
+expect_out "events.csv" "validate lists events.csv"
+catena run -q -o "$tmp/h" "$tmp/cut.json"
+expect_status 0 "run with a cut exits 0"
+check "events.csv logs the cut at step 10" grep -q '^10,0.1,cut,1,1,2,' "$tmp/h/events.csv"
+check "summary counts the cut" json_has "$tmp/h/summary.json" cut 1
+check "npy keeps the reserved points: shape (4, 7, 2)" \
+    grep -qaF "'shape': (4, 7, 2)" "$tmp/h/trajectory.npy"
+expect_eq "$(lines "$tmp/h/trajectory.csv")" $((1 + 4 * 7)) "csv: 4 frames of 7 points"
+
+catena run -q -o "$tmp/i" --until-settled 0.05 --set solver.damping=0.9 --steps 5000 \
+    "$tmp/small.json"
+expect_status 0 "--until-settled exits 0"
+check "--until-settled stops early" json_has "$tmp/i/summary.json" status '"ok"'
+steps_done=$(tr -d ' \t\n' <"$tmp/i/summary.json" | sed 's/.*"steps_done":\([0-9]*\).*/\1/')
+check "--until-settled ran fewer steps than asked ($steps_done)" test "$steps_done" -lt 5000
+check "summary records settled_step" grep -q '"settled_step":' "$tmp/i/summary.json"
+catena run -q -o "$tmp/never" --until-settled 0 "$tmp/small.json"
+expect_status 2 "--until-settled 0 is bad input"
+expect_err "time.until_settled.speed: must be greater than 0 (got 0)" \
+    "--until-settled is checked as time.until_settled.speed"
 
 finish

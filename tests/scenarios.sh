@@ -1,9 +1,17 @@
 #!/bin/sh
 # Every scenario shipped in scenarios/ (subdirectories included) validates and runs 10
-# steps cleanly, so an example that stops loading or diverges is caught.
+# steps cleanly, so an example that stops loading or diverges is caught. The sweep files in
+# scenarios/sweeps/ expand, and every run of each loads (catena sweep --dry-run).
 . "$top_srcdir/tests/lib.sh"
 
-find "$top_srcdir/scenarios" -name '*.json' | sort >"$tmp/list"
+find "$top_srcdir/scenarios/sweeps" -name '*.json' 2>/dev/null | sort >"$tmp/sweeps"
+while IFS= read -r file; do
+    catena sweep --dry-run -o "$tmp/sweep" "$file"
+    expect_status 0 "${file#"$top_srcdir/scenarios/"}: every run of the sweep loads"
+done <"$tmp/sweeps"
+
+find "$top_srcdir/scenarios" -path "$top_srcdir/scenarios/sweeps" -prune -o -name '*.json' -print |
+    sort >"$tmp/list"
 n=0
 while IFS= read -r file; do
     n=$((n + 1))

@@ -31,6 +31,61 @@ struct model *tu_chain(size_t n, vec3 a, vec3 b, double mass, int pin_first, int
     return m;
 }
 
+/* Appends a link of the given role between grid points a and b at their distance. */
+static void cloth_link(struct model *m, uint32_t a, uint32_t b, enum link_role role)
+{
+    const long l = model_add_link(m, a, b, v3_dist(m->x0[a], m->x0[b]));
+    if (l >= 0)
+        m->links[l].role = (uint8_t)role;
+}
+
+struct model *tu_cloth(int n, double size, int dims)
+{
+    struct model *m = model_create();
+    if (!m)
+        return NULL;
+    const double h = size / (n - 1);
+    m->dims = dims;
+    m->dt = 1.0 / 120.0;
+    m->steps = 1;
+    m->formats = FORMAT_NPY;
+    const long body = model_add_body(m, "cloth", BODY_CLOTH);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            const vec3 x = dims == 2 ? v3(i * h, -j * h, 0) : v3(i * h, 0, j * h);
+            model_add_point(m, x, v3(0, 0, 0), 1.0 / ((double)n * n), 0.0, NULL);
+        }
+#define P(i, j) ((uint32_t)((j) * n + (i)))
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            if (i + 1 < n)
+                cloth_link(m, P(i, j), P(i + 1, j), ROLE_STRUCTURAL);
+            if (j + 1 < n)
+                cloth_link(m, P(i, j), P(i, j + 1), ROLE_STRUCTURAL);
+            if (i + 1 < n && j + 1 < n) {
+                cloth_link(m, P(i, j), P(i + 1, j + 1), ROLE_SHEAR);
+                cloth_link(m, P(i + 1, j), P(i, j + 1), ROLE_SHEAR);
+                model_add_face(m, P(i, j), P(i + 1, j), P(i + 1, j + 1), (uint32_t)body);
+                model_add_face(m, P(i, j), P(i + 1, j + 1), P(i, j + 1), (uint32_t)body);
+            }
+            if (i + 2 < n)
+                cloth_link(m, P(i, j), P(i + 2, j), ROLE_BEND);
+            if (j + 2 < n)
+                cloth_link(m, P(i, j), P(i, j + 2), ROLE_BEND);
+        }
+    model_add_pin(m, P(0, 0), m->x0[P(0, 0)]);
+    model_add_pin(m, P(n - 1, 0), m->x0[P(n - 1, 0)]);
+#undef P
+    if (body >= 0)
+        m->bodies[body] = (struct body){.name = m->bodies[body].name,
+                                        .type = BODY_CLOTH,
+                                        .first_point = 0,
+                                        .npoints = (uint32_t)m->npoints,
+                                        .first_link = 0,
+                                        .nlinks = (uint32_t)m->nlinks};
+    return m;
+}
+
 char *tu_tmpdir(void)
 {
     const char *base = getenv("TMPDIR");

@@ -11,6 +11,12 @@
 struct model *tu_chain(size_t n, vec3 a, vec3 b, double mass, int pin_first, int pin_last,
                        double dt, int iterations);
 
+/* A square cloth of n x n points, size metres across: in the xy plane hanging down from y = 0
+ * (2D) or lying in the xz plane at y = 0 (3D). Structural, shear and bend links (with their
+ * roles), two faces a cell, the first row's two corners pinned, total mass 1 kg, one body
+ * "cloth"; dt 1/120, 10 iterations, 1 step, NPY every step. */
+struct model *tu_cloth(int n, double size, int dims);
+
 /* A fresh empty directory under $TMPDIR (or /tmp); the caller frees the string. */
 char *tu_tmpdir(void);
 
