@@ -1,7 +1,7 @@
 /* `catena bench` (bench.h): the list of cases, one child process per case (so that each
  * reports its own peak memory and a crash cannot take the others with it), medians, the text
  * table and the JSON. The cases themselves are in bench_solver.c, bench_writers.c and
- * bench_render.c; the references they are measured against in bench_reference.c. */
+ * bench_frames.c; the references they are measured against in bench_reference.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 
@@ -29,7 +29,7 @@ static const struct bench_case cases[] = {
     {"write-csv",         1, bench_writer_case, 0},
     {"write-json",        1, bench_writer_case, 1},
     {"write-npy",         1, bench_writer_case, 2},
-    {"render-cloth-100",  1, bench_render_case, 0},
+    {"render-cloth-100",  1, bench_frames_case, 0},
 };
 // clang-format on
 #define NCASES (sizeof cases / sizeof cases[0])

@@ -57,7 +57,7 @@ void bench_print_row(FILE *out, const struct bench_result *r);
 /* The results as JSON text (malloc'd; NULL on OOM). */
 char *bench_json(const struct bench_options *o, const struct bench_result *r, size_t n);
 
-/* The cases, defined by bench_solver.c, bench_writers.c and bench_render.c: each fills r
+/* The cases, defined by bench_solver.c, bench_writers.c and bench_frames.c: each fills r
  * (name, size, kind, measurements, checks). */
 struct bench_case {
     const char *name;
@@ -71,7 +71,7 @@ int bench_solver_case(const struct bench_case *c, const struct bench_options *o,
                       struct bench_result *r, struct catena_error *err);
 int bench_writer_case(const struct bench_case *c, const struct bench_options *o,
                       struct bench_result *r, struct catena_error *err);
-int bench_render_case(const struct bench_case *c, const struct bench_options *o,
+int bench_frames_case(const struct bench_case *c, const struct bench_options *o,
                       struct bench_result *r, struct catena_error *err);
 
 /* Shared by the cases: monotonic seconds, and the median of n values (reordered). */
