@@ -102,7 +102,7 @@ int batch_prepare(const struct model *m, struct solver_work *w)
     b->group = calloc(nbatches, sizeof *b->group);
     if (!b->cut || !b->part || !b->chunk || !b->group || choose_cuts(m, b))
         return -1;
-    if (splits(m, b) && !(b->pool = pool_create(b->members)))
+    if (splits(m, b) && !(b->pool = pool_create(b->members, nbatches)))
         return -1;
     return 0;
 }

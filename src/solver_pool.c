@@ -1,11 +1,17 @@
-/* The solver's thread team (solver_pool.h). Chunks are handed out by one atomic ticket that
- * carries the job's number in its high half, so a member that wakes late cannot take a
- * chunk of a job it has not read; a chunk counts as done in a second counter, which is what
- * groups wait on. Members sleep between jobs on an event, a generation counter that only
+/* The solver's thread team (solver_pool.h). Each group's chunks are cut into one share per
+ * member; a member takes the chunks of its own share first (the same part of the links every
+ * time, so the points it moves stay in its core's cache), then whatever is left of the
+ * others', through one atomic counter per share. A chunk counts as done in one more counter,
+ * which is what later groups wait on.
+ *
+ * A member reads a job only while registered in it: `entry` holds the job's number, a closed
+ * flag and the number of members registered, and the caller closes the job and waits for the
+ * last member to leave before it writes the next one, so a member that wakes late never reads
+ * a job half written. Between jobs members sleep on an event, a generation counter that only
  * grows: the waiter remembers the generation it saw and waits for it to change, spinning
  * first; the signaller bumps it and wakes sleepers only when there are some. All atomics are
  * sequentially consistent, so a waiter that registers as a sleeper either sees the new
- * generation or is seen by the signaller (no lost wake-up), and a chunk's writes are visible
+ * generation or is seen by the signaller (no lost wake-up), and what a chunk wrote is visible
  * to whoever sees it counted as done. */
 #define _POSIX_C_SOURCE 200809L
 #include "solver_pool.h"
@@ -22,6 +28,10 @@
 #define POOL_SPINS 200
 #define POOL_YIELDS 200
 
+/* entry: job number << 32 | CLOSED | members registered */
+#define POOL_CLOSED 0x80000000u
+#define POOL_ACTIVE 0x7fffffffu
+
 struct pool_event {
     atomic_uint gen;
     atomic_int sleepers;
@@ -30,14 +40,17 @@ struct pool_event {
 };
 
 struct solver_pool {
-    int n;                        /* members, the caller included */
-    pthread_t *threads;           /* [n - 1] */
-    struct pool_event start;      /* a job is posted (or quit) */
-    struct pool_event finish;     /* the last chunk of a job is done */
-    atomic_uint_least64_t ticket; /* job number << 32 | next chunk to hand out */
-    atomic_size_t done;           /* chunks of the current job done */
-    uint32_t job;                 /* the current job's number */
-    atomic_size_t nchunks;        /* read by late members while the next job is set up */
+    int n;                       /* members, the caller included */
+    pthread_t *threads;          /* [n - 1] */
+    struct pool_event start;     /* a job is posted (or quit) */
+    struct pool_event finish;    /* the last chunk of a job is done */
+    atomic_uint_least64_t entry; /* the current job, see above */
+    size_t max_groups;           /* groups a job may have */
+    atomic_size_t *taken;        /* [max_groups * n]: chunks taken of share s of group g */
+    atomic_size_t done;          /* chunks of the current job done */
+    /* The current job, written only while no member is registered. */
+    uint32_t job;
+    size_t nchunks;
     const size_t *group_start;
     size_t ngroups;
     pool_chunk run;
@@ -50,6 +63,15 @@ static void cpu_relax(void)
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
     __builtin_ia32_pause();
 #endif
+}
+
+/* The i-th round of a wait: spin, then yield the processor. */
+static void backoff(unsigned i)
+{
+    if (i < POOL_SPINS)
+        cpu_relax();
+    else
+        sched_yield();
 }
 
 static int event_init(struct pool_event *e)
@@ -74,13 +96,10 @@ static void event_destroy(struct pool_event *e)
 /* Returns once the generation differs from seen. */
 static void event_wait(struct pool_event *e, unsigned seen)
 {
-    for (int i = 0; i < POOL_SPINS + POOL_YIELDS; i++) {
+    for (unsigned i = 0; i < POOL_SPINS + POOL_YIELDS; i++) {
         if (atomic_load(&e->gen) != seen)
             return;
-        if (i < POOL_SPINS)
-            cpu_relax();
-        else
-            sched_yield();
+        backoff(i);
     }
     pthread_mutex_lock(&e->mu);
     atomic_fetch_add(&e->sleepers, 1);
@@ -100,45 +119,71 @@ static void event_signal(struct pool_event *e)
     }
 }
 
+/* Registers in the job posted now, unless it is closed; returns its number, or 0. */
+static uint32_t enter(struct solver_pool *p)
+{
+    uint_least64_t e = atomic_load(&p->entry);
+    while (!(e & POOL_CLOSED) && (e >> 32) != 0)
+        if (atomic_compare_exchange_weak(&p->entry, &e, e + 1))
+            return (uint32_t)(e >> 32);
+    return 0;
+}
+
+static void leave(struct solver_pool *p)
+{
+    atomic_fetch_sub(&p->entry, 1);
+}
+
+/* Share s of group g: chunks [*first, *last). */
+static void share(const struct solver_pool *p, size_t g, int s, size_t *first, size_t *last)
+{
+    const size_t begin = p->group_start[g];
+    const size_t end = g + 1 < p->ngroups ? p->group_start[g + 1] : p->nchunks;
+    *first = begin + (end - begin) * (size_t)s / (size_t)p->n;
+    *last = begin + (end - begin) * (size_t)(s + 1) / (size_t)p->n;
+}
+
 /* Waits until `need` chunks are done: the groups before the chunk about to run. Short: the
  * chunks it waits for are already being run. */
 static void wait_done(struct solver_pool *p, size_t need)
 {
-    for (unsigned i = 0; atomic_load(&p->done) < need; i++) {
-        if (i < POOL_SPINS)
-            cpu_relax();
-        else
-            sched_yield();
-    }
+    for (unsigned i = 0; atomic_load(&p->done) < need; i++)
+        backoff(i);
 }
 
-/* Takes and runs chunks of job `job` until none are left (or the job is over). */
-static void take_chunks(struct solver_pool *p, uint32_t job)
+/* Member `self` works through the job group by group: its own share, then the others', each
+ * chunk only once the groups before it are done; returns when nothing is left to take. */
+static void take_chunks(struct solver_pool *p, int self)
 {
-    size_t group = 0;
-    for (;;) {
-        uint_least64_t t = atomic_load(&p->ticket);
-        if ((uint32_t)(t >> 32) != job || (size_t)(t & 0xffffffffu) >= atomic_load(&p->nchunks))
-            return;
-        if (!atomic_compare_exchange_weak(&p->ticket, &t, t + 1))
-            continue;
-        const size_t k = (size_t)(t & 0xffffffffu);
-        while (group + 1 < p->ngroups && p->group_start[group + 1] <= k)
-            group++;
-        wait_done(p, p->group_start[group]);
-        p->run(p->ctx, k);
-        if (atomic_fetch_add(&p->done, 1) + 1 == atomic_load(&p->nchunks))
-            event_signal(&p->finish);
+    for (size_t g = 0; g < p->ngroups; g++) {
+        int waited = 0;
+        for (int i = 0; i < p->n; i++) {
+            const int s = (self + i) % p->n;
+            size_t first, last;
+            share(p, g, s, &first, &last);
+            atomic_size_t *taken = &p->taken[g * (size_t)p->n + (size_t)s];
+            for (size_t k; (k = first + atomic_fetch_add(taken, 1)) < last;) {
+                if (!waited) {
+                    wait_done(p, p->group_start[g]);
+                    waited = 1;
+                }
+                p->run(p->ctx, k);
+                if (atomic_fetch_add(&p->done, 1) + 1 == p->nchunks)
+                    event_signal(&p->finish);
+            }
+        }
     }
 }
 
 struct member {
     struct solver_pool *pool;
+    int index;
 };
 
 static void *member_main(void *arg)
 {
     struct solver_pool *p = ((struct member *)arg)->pool;
+    const int self = ((struct member *)arg)->index;
     free(arg);
     unsigned seen = 0;
     for (;;) {
@@ -146,35 +191,44 @@ static void *member_main(void *arg)
         seen = atomic_load(&p->start.gen);
         if (p->quit)
             return NULL;
-        take_chunks(p, (uint32_t)(atomic_load(&p->ticket) >> 32));
+        if (enter(p)) {
+            take_chunks(p, self);
+            leave(p);
+        }
     }
 }
 
-struct solver_pool *pool_create(int n)
+struct solver_pool *pool_create(int n, size_t max_groups)
 {
     struct solver_pool *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
     p->n = 1; /* members started so far, for pool_destroy after a failure */
+    p->max_groups = max_groups ? max_groups : 1;
     p->threads = calloc((size_t)n, sizeof *p->threads);
-    if (!p->threads || event_init(&p->start)) {
+    p->taken = calloc(p->max_groups * (size_t)n, sizeof *p->taken);
+    int events = 0;
+    if (p->threads && p->taken && !event_init(&p->start)) {
+        events = 1;
+        if (!event_init(&p->finish))
+            events = 2;
+    }
+    if (events < 2) {
+        if (events)
+            event_destroy(&p->start);
         free(p->threads);
+        free(p->taken);
         free(p);
         return NULL;
     }
-    if (event_init(&p->finish)) {
-        event_destroy(&p->start);
-        free(p->threads);
-        free(p);
-        return NULL;
-    }
-    atomic_init(&p->ticket, 0);
+    for (size_t i = 0; i < p->max_groups * (size_t)n; i++)
+        atomic_init(&p->taken[i], 0);
+    atomic_init(&p->entry, POOL_CLOSED); /* job 0: none yet */
     atomic_init(&p->done, 0);
-    atomic_init(&p->nchunks, 0);
     for (int i = 1; i < n; i++) {
         struct member *mb = malloc(sizeof *mb);
         if (mb)
-            mb->pool = p;
+            *mb = (struct member){p, i};
         if (!mb || pthread_create(&p->threads[i - 1], NULL, member_main, mb)) {
             free(mb);
             pool_destroy(p);
@@ -196,6 +250,7 @@ void pool_destroy(struct solver_pool *p)
     event_destroy(&p->start);
     event_destroy(&p->finish);
     free(p->threads);
+    free(p->taken);
     free(p);
 }
 
@@ -204,19 +259,24 @@ void pool_run(struct solver_pool *p, size_t nchunks, const size_t *group_start, 
 {
     if (nchunks == 0)
         return;
-    /* Members still in the last job see its number in the ticket and leave; the job's fields
-     * are written before the ticket that publishes them. */
-    atomic_store(&p->nchunks, nchunks);
+    /* Close the last job and wait for its members to leave (they are only looking for work
+     * that is not there), then write the new one and open it. */
+    atomic_fetch_or(&p->entry, POOL_CLOSED);
+    for (unsigned i = 0; atomic_load(&p->entry) & POOL_ACTIVE; i++)
+        backoff(i);
+    p->job = p->job + 1 ? p->job + 1 : 1; /* 0 means none */
+    p->nchunks = nchunks;
     p->group_start = group_start;
     p->ngroups = ngroups;
     p->run = run;
     p->ctx = ctx;
-    const unsigned finished = atomic_load(&p->finish.gen);
+    for (size_t i = 0; i < ngroups * (size_t)p->n; i++)
+        atomic_store(&p->taken[i], 0);
     atomic_store(&p->done, 0);
-    p->job++;
-    atomic_store(&p->ticket, (uint_least64_t)p->job << 32);
+    const unsigned finished = atomic_load(&p->finish.gen);
+    atomic_store(&p->entry, (uint_least64_t)p->job << 32);
     event_signal(&p->start);
-    take_chunks(p, p->job);
+    take_chunks(p, 0);
     if (atomic_load(&p->done) < nchunks)
         event_wait(&p->finish, finished);
 }
