@@ -41,6 +41,13 @@ double bench_clock(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+double bench_cpu_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
@@ -166,8 +173,8 @@ int bench_run(const struct bench_options *o,
 
 void bench_print_header(FILE *out)
 {
-    fprintf(out, "%-18s %9s %9s %8s %8s %8s %9s %8s  %s\n", "case", "ns/c.it", "steps/s", "MB/s",
-            "frames/s", "vs ref", "threads", "peak MiB", "size; checks");
+    fprintf(out, "%-18s %9s %9s %8s %8s %8s %9s %8s %8s  %s\n", "case", "ns/c.it", "steps/s",
+            "MB/s", "frames/s", "vs ref", "threads", "team cpu", "peak MiB", "size; checks");
 }
 
 /* v formatted into buf, or "-" when v is 0 (not measured). */
@@ -182,16 +189,16 @@ static const char *num(char *buf, size_t size, const char *fmt, double v)
 
 void bench_print_row(FILE *out, const struct bench_result *r)
 {
-    char a[32], b[32], c[32], d[32], e[32], f[32];
+    char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
     char team[32] = "-";
     if (r->threads && r->speedup)
         snprintf(team, sizeof team, "%d: %.2fx", r->threads, r->speedup);
-    fprintf(out, "%-18s %9s %9s %8s %8s %8s %9s %8s  %s; %s\n", r->name,
+    fprintf(out, "%-18s %9s %9s %8s %8s %8s %9s %8s %8s  %s; %s\n", r->name,
             num(a, sizeof a, "%.2f", r->ns_per_cit),
             num(b, sizeof b, "%.4g", r->kind == BENCH_SOLVER ? r->steps_per_s : 0),
             num(c, sizeof c, "%.1f", r->mb_per_s), num(d, sizeof d, "%.1f", r->frames_per_s),
-            num(e, sizeof e, "%.2fx", r->ratio), team, num(f, sizeof f, "%.1f", r->peak_mib),
-            r->size, r->check);
+            num(e, sizeof e, "%.2fx", r->ratio), team, num(g, sizeof g, "%.2fx", r->team_cpu),
+            num(f, sizeof f, "%.1f", r->peak_mib), r->size, r->check);
 }
 
 /* ---- JSON ---- */
@@ -237,6 +244,7 @@ char *bench_json(const struct bench_options *o, const struct bench_result *r, si
             cJSON_AddNumberToObject(c, "threads", r[i].threads);
             add_number(c, "threads_seconds", r[i].team_seconds);
             add_number(c, "threads_speedup", r[i].speedup);
+            add_number(c, "threads_cpu_ratio", r[i].team_cpu);
         }
         cJSON_AddNumberToObject(c, "peak_mib", r[i].peak_mib);
         cJSON_AddBoolToObject(c, "ok", r[i].ok);

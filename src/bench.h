@@ -34,6 +34,8 @@ struct bench_result {
     int threads;         /* solver: the team compared with one thread (0: none) */
     double team_seconds; /* its median */
     double speedup;      /* seconds / team_seconds */
+    double team_cpu;     /* the team's processor time over one thread's (medians): what the
+                            team costs beyond one thread, the same on a busy machine */
     double peak_mib;     /* the child's peak resident memory, MiB (getrusage) */
 };
 
@@ -74,8 +76,10 @@ int bench_writer_case(const struct bench_case *c, const struct bench_options *o,
 int bench_frames_case(const struct bench_case *c, const struct bench_options *o,
                       struct bench_result *r, struct catena_error *err);
 
-/* Shared by the cases: monotonic seconds, and the median of n values (reordered). */
+/* Shared by the cases: monotonic seconds, this process's processor seconds, and the median
+ * of n values (reordered). */
 double bench_clock(void);
+double bench_cpu_clock(void);
 double bench_median(double *v, int n);
 
 #endif

@@ -184,7 +184,7 @@ static int check_same_order(const struct model *m, long steps, double *diff)
 }
 
 struct timing {
-    double one[8], ref[8], team[8];
+    double one[8], ref[8], team[8], one_cpu[8], team_cpu[8];
 };
 
 int bench_solver_case(const struct bench_case *c, const struct bench_options *o,
@@ -217,10 +217,11 @@ int bench_solver_case(const struct bench_case *c, const struct bench_options *o,
     }
     struct timing t;
     for (int rep = 0; rep < r->reps; rep++) {
-        double start = bench_clock();
+        double start = bench_clock(), cpu = bench_cpu_clock();
         for (long k = 0; k < steps; k++)
             solver_step(m, one);
         t.one[rep] = bench_clock() - start;
+        t.one_cpu[rep] = bench_cpu_clock() - cpu;
         if (memory_only)
             continue;
         start = bench_clock();
@@ -228,9 +229,11 @@ int bench_solver_case(const struct bench_case *c, const struct bench_options *o,
             bench_ref_step(ref);
         t.ref[rep] = bench_clock() - start;
         start = bench_clock();
+        cpu = bench_cpu_clock();
         for (long k = 0; k < steps; k++)
             solver_step(m, team);
         t.team[rep] = bench_clock() - start;
+        t.team_cpu[rep] = bench_cpu_clock() - cpu;
     }
     r->seconds = bench_median(t.one, r->reps);
     r->ns_per_cit = 1e9 * r->seconds / ((double)steps * work);
@@ -243,6 +246,7 @@ int bench_solver_case(const struct bench_case *c, const struct bench_options *o,
         r->ratio = r->ref_seconds / r->seconds;
         r->team_seconds = bench_median(t.team, r->reps);
         r->speedup = r->seconds / r->team_seconds;
+        r->team_cpu = bench_median(t.team_cpu, r->reps) / bench_median(t.one_cpu, r->reps);
         /* Both states took the same steps from the same start. */
         const int same = same_positions(m, one, team);
         double diff = 0;
