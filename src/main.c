@@ -40,6 +40,7 @@ enum {
     OPT_COLOR_BY,
     OPT_CONTACT_SHEET,
     OPT_LEVEL,
+    OPT_MAX_POINTS,
     OPT_UNTIL_SETTLED,
     OPT_BODY,
     OPT_POINTS,
@@ -61,6 +62,7 @@ static const struct option run_longopts[] = {
     {"every", required_argument, NULL, OPT_EVERY},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"set", required_argument, NULL, OPT_SET},
+    {"max-points", required_argument, NULL, OPT_MAX_POINTS},
     {"report", required_argument, NULL, OPT_REPORT},
     {"plot", no_argument, NULL, OPT_RUN_PLOT},
     {"render", no_argument, NULL, OPT_RENDER},
@@ -121,6 +123,7 @@ static const struct option sweep_longopts[] = {
 static const char *invoked_as;
 
 static const struct option validate_longopts[] = {
+    {"max-points", required_argument, NULL, OPT_MAX_POINTS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -168,6 +171,9 @@ static void usage(FILE *out)
           "  -j, --threads=N        N threads share the solver's links (sets solver.threads;\n"
           "                         the results are the same bits with any N)\n"
           "  -q, --quiet            no progress line (shown only when stderr is a terminal)\n"
+          "\n"
+          "Options for run and validate:\n"
+          "      --max-points=N     refuse scenarios of more than N points (default 50000000)\n"
           "\n"
           "Options for render:\n"
           "  -o, --output=DIR       write DIR/frames and DIR/contact-sheet.png (default\n"
@@ -255,6 +261,21 @@ static int parse_formats(const char *list, char *buf, size_t size)
     return 0;
 }
 
+/* --max-points N: a count >= 1, checked here so that a typo is a usage error. */
+static int parse_max_points(const char *arg, long long *out)
+{
+    char *end;
+    errno = 0;
+    const long long n = strtoll(arg, &end, 10);
+    if (end == arg || *end || errno || n < 1) {
+        fprintf(stderr, "catena: --max-points: expected a whole number of points >= 1, got '%s'\n",
+                arg);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
 /* Splits "PATH=VALUE" in place into an override. */
 static int parse_set(char *arg, struct scenario_override *ov)
 {
@@ -339,6 +360,7 @@ static int cmd_run(int argc, char **argv)
     const char *out_dir = NULL, *steps = NULL, *every = NULL, *settle = NULL, *threads = NULL;
     char formats[64] = "", reports[256] = "";
     size_t nov = 0;
+    struct scenario_options so = scenario_options_default();
     int quiet = 0, render = 0, plot = 0, status = EXIT_USAGE, c;
     if (!ov) {
         fputs("catena: out of memory\n", stderr);
@@ -380,6 +402,10 @@ static int cmd_run(int argc, char **argv)
             if (parse_set(optarg, &ov[nov++]))
                 goto bad_usage;
             break;
+        case OPT_MAX_POINTS:
+            if (parse_max_points(optarg, &so.max_points))
+                goto bad_usage;
+            break;
         case OPT_REPORT:
             if (parse_reports(optarg, reports, sizeof reports))
                 goto bad_usage;
@@ -414,7 +440,9 @@ static int cmd_run(int argc, char **argv)
         ov[nov++] = (struct scenario_override){.path = "output.reports", .value = reports};
 
     struct catena_error err;
-    struct model *m = scenario_load(argv[optind], ov, nov, &err);
+    so.ov = ov;
+    so.nov = nov;
+    struct model *m = scenario_load_opts(argv[optind], &so, &err);
     if (!m || (render && render_enable(m, &err))) {
         status = report(&err);
         model_destroy(m);
@@ -588,8 +616,11 @@ done:
 static int cmd_validate(int argc, char **argv)
 {
     int c;
+    struct scenario_options so = scenario_options_default();
     optind = 2; /* after "catena validate" */
     while ((c = getopt_long(argc, argv, "h", validate_longopts, NULL)) != -1) {
+        if (c == OPT_MAX_POINTS && parse_max_points(optarg, &so.max_points) == 0)
+            continue;
         if (c != 'h')
             return usage_error();
         usage(stdout);
@@ -602,7 +633,7 @@ static int cmd_validate(int argc, char **argv)
     int status = EXIT_SUCCESS, described = 0;
     for (int i = optind; i < argc; i++) {
         struct catena_error err;
-        struct model *m = scenario_load(argv[i], NULL, 0, &err);
+        struct model *m = scenario_load_opts(argv[i], &so, &err);
         if (!m) {
             const int code = report(&err);
             status = code > status ? code : status;

@@ -44,7 +44,8 @@ int outfile_open(struct outfile *f, const char *dir, const char *name, struct ca
 
 int outfile_commit(struct outfile *f, struct catena_error *err)
 {
-    const char *what = "cannot write";
+    static const char write_failed[] = "cannot write";
+    const char *what = write_failed;
     int e = 0;
     /* A failed write leaves only the error flag behind; errno then no longer says why,
      * and EIO is the honest general answer. */
@@ -55,6 +56,8 @@ int outfile_commit(struct outfile *f, struct catena_error *err)
     else if (!f->nosync && fsync(fileno(f->fp)) != 0) /* so a crash cannot leave a renamed
                                                           empty file */
         e = errno;
+    else
+        e = outfile_lost(f);
     if (fclose(f->fp) != 0 && !e)
         e = errno;
     f->fp = NULL;
@@ -64,10 +67,24 @@ int outfile_commit(struct outfile *f, struct catena_error *err)
     }
     if (e) {
         remove(f->tmp);
-        error_set(err, CATENA_EFAIL, "%s: %s: %s", f->path, what, strerror(e));
+        error_set(err, CATENA_EFAIL, "%s: %s: %s", f->path, what,
+                  what == write_failed ? outfile_strerror(e) : strerror(e));
     }
     outfile_abort(f);
     return e ? CATENA_EFAIL : CATENA_OK;
+}
+
+int outfile_lost(const struct outfile *f)
+{
+    struct stat st;
+    return fstat(fileno(f->fp), &st) == 0 && st.st_nlink == 0 ? ENOENT : 0;
+}
+
+const char *outfile_strerror(int e)
+{
+    if (e == ENOENT)
+        return "the file was deleted during the run (was the output directory removed?)";
+    return strerror(e);
 }
 
 void outfile_abort(struct outfile *f)

@@ -22,6 +22,14 @@ int outfile_open(struct outfile *f, const char *dir, const char *name, struct ca
  * temporary file is removed and no file appears under the final name. */
 int outfile_commit(struct outfile *f, struct catena_error *err);
 
+/* ENOENT once f's temporary file has been deleted (its directory removed mid-run), after
+ * which it can never be committed; 0 while it is still there. */
+int outfile_lost(const struct outfile *f);
+
+/* What a write error e means in a message: strerror(e), except that ENOENT, which a
+ * write never gives, is outfile_lost's. */
+const char *outfile_strerror(int e);
+
 /* Closes and removes the temporary file; safe on a file never opened or already done. */
 void outfile_abort(struct outfile *f);
 

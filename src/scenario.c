@@ -20,7 +20,6 @@
 
 #define FORMAT_VERSION 1
 
-#define MAX_POINTS SCENARIO_MAX_POINTS
 #define MAX_COUNT SCENARIO_MAX_COUNT
 
 /* Memory a point and a link take in the model and the state, for the size message. */
@@ -145,11 +144,11 @@ static int read_name(struct loader *ld)
     const char *name = NULL;
     if (sjson_get_string(&ld->cx, ld->root, "", "name", &name))
         return CATENA_EINPUT;
-    char from_file[512];
+    char from_file[512], shown[SJSON_SHOW_SIZE];
     if (name) {
         if (!dir_name_ok(name))
             return sjson_error(&ld->cx, "name", "\"%s\" cannot be used as a directory name (%s)",
-                               name, DIR_NAME_RULE);
+                               sjson_show(shown, name), DIR_NAME_RULE);
     } else {
         const char *base = strrchr(ld->cx.label, '/');
         base = base ? base + 1 : ld->cx.label;
@@ -161,7 +160,7 @@ static int read_name(struct loader *ld)
             return sjson_error(&ld->cx, "name",
                                "the file name gives the name \"%s\", which cannot be used as a "
                                "directory name (%s); set \"name\"",
-                               from_file, DIR_NAME_RULE);
+                               sjson_show(shown, from_file), DIR_NAME_RULE);
         name = from_file;
     }
     if (!(ld->m->name = strdup(name)))
@@ -179,11 +178,13 @@ int scenario_add_name(struct loader *ld, const char *path, const char *name, enu
     if (r == 0)
         return 0;
     const char *what = kind == SREF_POINT ? "point" : "body";
+    char shown[SJSON_SHOW_SIZE];
+    sjson_show(shown, name);
     const char *holder = taken.kind == SREF_POINT ? "points" : "bodies";
     if (taken.kind == kind)
-        return sjson_error(&ld->cx, path, "duplicate %s name \"%s\" (also %s[%zu])", what, name,
+        return sjson_error(&ld->cx, path, "duplicate %s name \"%s\" (also %s[%zu])", what, shown,
                            holder, taken.index);
-    return sjson_error(&ld->cx, path, "\"%s\" is already the name of %s[%zu]", name, holder,
+    return sjson_error(&ld->cx, path, "\"%s\" is already the name of %s[%zu]", shown, holder,
                        taken.index);
 }
 
@@ -283,7 +284,7 @@ static int read_output(struct loader *ld)
 
 int scenario_check_size(struct loader *ld, const char *path, long long points, long long links)
 {
-    if (points <= MAX_POINTS)
+    if (points <= ld->max_points)
         return 0;
     static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     double size = (double)points * (double)POINT_BYTES + (double)links * (double)LINK_BYTES;
@@ -294,8 +295,8 @@ int scenario_check_size(struct loader *ld, const char *path, long long points, l
     }
     return sjson_error(&ld->cx, path,
                        "too many points: the scenario would need %lld points, about %.3g %s of "
-                       "memory (the limit is %lld points)",
-                       points, size, units[u], MAX_POINTS);
+                       "memory (the limit is %lld point%s; --max-points changes it)",
+                       points, size, units[u], ld->max_points, ld->max_points == 1 ? "" : "s");
 }
 
 static int read_point(struct loader *ld, const cJSON *e, const char *path)
@@ -303,7 +304,7 @@ static int read_point(struct loader *ld, const cJSON *e, const char *path)
     const char *name = NULL;
     vec3 p = v3(0, 0, 0), v = v3(0, 0, 0);
     double mass = 0, radius = 0;
-    char np[SJSON_PATH_MAX];
+    char np[SJSON_PATH_MAX], shown[SJSON_SHOW_SIZE];
     if (sjson_check_object(&ld->cx, e, path, point_keys) ||
         sjson_get_string(&ld->cx, e, path, "name", &name) ||
         sjson_get_vector(&ld->cx, e, path, "p", ld->m->dims, &p) ||
@@ -317,7 +318,7 @@ static int read_point(struct loader *ld, const cJSON *e, const char *path)
     if (name && strchr(name, '.'))
         return sjson_error(&ld->cx, np,
                            "\"%s\" contains '.', which is reserved for body points (\"rope.3\")",
-                           name);
+                           sjson_show(shown, name));
     const long i = model_add_point(ld->m, p, v, mass, radius, name);
     if (i < 0)
         return scenario_oom(ld);
@@ -438,7 +439,7 @@ static int check_duplicate_pins(struct loader *ld)
 static int read_rest(struct loader *ld, const cJSON *e, const char *path, uint32_t a, uint32_t b,
                      double *rest)
 {
-    char p[SJSON_PATH_MAX];
+    char p[SJSON_PATH_MAX], shown[SJSON_SHOW_SIZE];
     const cJSON *r = sjson_child(e, "rest");
     sjson_path_key(p, path, "rest");
     if (cJSON_IsNumber(r))
@@ -446,7 +447,7 @@ static int read_rest(struct loader *ld, const cJSON *e, const char *path, uint32
     if (r && !(cJSON_IsString(r) && strcmp(r->valuestring, "auto") == 0)) {
         if (cJSON_IsString(r))
             return sjson_error(&ld->cx, p, "expected a number or \"auto\", got \"%s\"",
-                               r->valuestring);
+                               sjson_show(shown, r->valuestring));
         return sjson_error(&ld->cx, p, "expected a number or \"auto\", got %s", sjson_type_name(r));
     }
     *rest = v3_dist(ld->m->x0[a], ld->m->x0[b]);
@@ -566,6 +567,11 @@ static void sha256_hex(const char *text, size_t len, char hex[65])
         snprintf(hex + 2 * i, 3, "%02x", digest[i]);
 }
 
+struct scenario_options scenario_options_default(void)
+{
+    return (struct scenario_options){.max_points = SCENARIO_MAX_POINTS};
+}
+
 /* Keeps the overrides as "PATH=VALUE" in the model, so summary.json says exactly what ran
  * (catena sweep compares them to decide whether a finished run can be reused). */
 static int record_overrides(struct model *m, const struct scenario_override *ov, size_t nov)
@@ -627,7 +633,16 @@ struct model *scenario_parse(const char *label, const char *text, size_t len,
                              const struct scenario_override *ov, size_t nov,
                              struct catena_error *err)
 {
-    struct loader ld = {.cx = {.label = label, .err = err}};
+    struct scenario_options o = scenario_options_default();
+    o.ov = ov;
+    o.nov = nov;
+    return scenario_parse_opts(label, text, len, &o, err);
+}
+
+struct model *scenario_parse_opts(const char *label, const char *text, size_t len,
+                                  const struct scenario_options *o, struct catena_error *err)
+{
+    struct loader ld = {.cx = {.label = label, .err = err}, .max_points = o->max_points};
     cJSON *root = NULL;
     error_clear(err);
     if (!(root = sjson_parse(label, text, len, err)))
@@ -638,11 +653,11 @@ struct model *scenario_parse(const char *label, const char *text, size_t len,
                     sjson_type_name(root));
         goto fail;
     }
-    for (size_t i = 0; i < nov; i++)
-        if (scenario_override_apply(root, &ov[i], err))
+    for (size_t i = 0; i < o->nov; i++)
+        if (scenario_override_apply(root, &o->ov[i], err))
             goto fail;
     if (!(ld.m = model_create()) || !(ld.names = sref_create()) ||
-        !(ld.m->source = strdup(label)) || record_overrides(ld.m, ov, nov)) {
+        !(ld.m->source = strdup(label)) || record_overrides(ld.m, o->ov, o->nov)) {
         scenario_oom(&ld);
         goto fail;
     }
@@ -663,6 +678,15 @@ done:
 
 struct model *scenario_load(const char *path, const struct scenario_override *ov, size_t nov,
                             struct catena_error *err)
+{
+    struct scenario_options o = scenario_options_default();
+    o.ov = ov;
+    o.nov = nov;
+    return scenario_load_opts(path, &o, err);
+}
+
+struct model *scenario_load_opts(const char *path, const struct scenario_options *o,
+                                 struct catena_error *err)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
@@ -693,7 +717,7 @@ struct model *scenario_load(const char *path, const struct scenario_override *ov
         goto unreadable;
     }
     fclose(f);
-    struct model *m = scenario_parse(path, buf, len, ov, nov, err);
+    struct model *m = scenario_parse_opts(path, buf, len, o, err);
     free(buf);
     return m;
 unreadable:

@@ -223,10 +223,11 @@ static int read_common(struct loader *ld, const cJSON *e, const char *path, stru
     if (sjson_get_string(&ld->cx, e, path, "name", &c->name))
         return CATENA_EINPUT;
     sjson_path_key(p, path, "name");
+    char shown[SJSON_SHOW_SIZE];
     if (!body_name_ok(c->name))
         return sjson_error(&ld->cx, p,
                            "\"%s\" is not a valid body name (use letters, digits, '_' and '-')",
-                           c->name);
+                           sjson_show(shown, c->name));
     bp->name = c->name;
     if (scenario_add_name(ld, p, c->name, SREF_BODY, (size_t)(bp - ld->plans)) ||
         sjson_get_number(&ld->cx, e, path, "mass", &SJSON_POSITIVE, &c->mass) ||
@@ -762,11 +763,13 @@ static int pin_entry(struct loader *ld, const cJSON *e, const char *path, const 
             if (!hint && sjson_is_close(e->valuestring, names[k]))
                 hint = names[k];
         }
+        char shown[SJSON_SHOW_SIZE];
+        sjson_show(shown, e->valuestring);
         if (hint)
             return sjson_error(&ld->cx, path, "\"%s\" is not a point of %s (did you mean \"%s\"?)",
-                               e->valuestring, p->kind->article, hint);
+                               shown, p->kind->article, hint);
         pin_list(names, list, sizeof list);
-        return sjson_error(&ld->cx, path, "expected %s, got \"%s\"", list, e->valuestring);
+        return sjson_error(&ld->cx, path, "expected %s, got \"%s\"", list, shown);
     }
     if (!cJSON_IsNumber(e)) {
         pin_list(names, list, sizeof list);

@@ -280,16 +280,18 @@ static int body_points(struct loader *ld, const cJSON *e, const char *path, uint
     if (sjson_get_string(&ld->cx, e, path, "body", &name))
         return CATENA_EINPUT;
     const struct sref_entry *en = sref_find(ld->names, name, strlen(name));
+    char shown[SJSON_SHOW_SIZE];
+    sjson_show(shown, name);
     if (!en || en->kind != SREF_BODY) {
         for (size_t b = 0; b < ld->m->nbodies; b++)
             if (sjson_is_close(name, ld->m->bodies[b].name))
                 return sjson_error(&ld->cx, p, "there is no body \"%s\" (did you mean \"%s\"?)",
-                                   name, ld->m->bodies[b].name);
-        return sjson_error(&ld->cx, p, "there is no body \"%s\"", name);
+                                   shown, ld->m->bodies[b].name);
+        return sjson_error(&ld->cx, p, "there is no body \"%s\"", shown);
     }
     const struct body *b = &ld->m->bodies[en->index];
     if (b->npoints < 2)
-        return sjson_error(&ld->cx, p, "body \"%s\" has %u point (a shape needs at least 2)", name,
+        return sjson_error(&ld->cx, p, "body \"%s\" has %u point (a shape needs at least 2)", shown,
                            b->npoints);
     if (!(*pts = malloc(b->npoints * sizeof **pts)))
         return scenario_oom(ld);

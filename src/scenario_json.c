@@ -108,6 +108,49 @@ static int scan_expected(struct scan *sc, const char *expected, const char *cont
 
 static int scan_value(struct scan *sc);
 
+/* The 4 hex digits of a \u escape at pos (just after the 'u'); -1 if they are not there. */
+static long scan_hex4(const struct scan *sc, size_t pos)
+{
+    long v = 0;
+    for (size_t i = pos; i < pos + 4; i++) {
+        if (i >= sc->len || !isxdigit((unsigned char)sc->s[i]))
+            return -1;
+        const char c = (char)tolower((unsigned char)sc->s[i]);
+        v = 16 * v + (isdigit((unsigned char)c) ? c - '0' : c - 'a' + 10);
+    }
+    return v;
+}
+
+/* A \u escape whose backslash is at esc; sc->pos is just after the 'u'. cJSON fails
+ * without a reason on a broken surrogate pair, and stops a string at \u0000 (so that
+ * "a\u0000b" would silently read as "a"): both are refused here, with the reason. */
+static int scan_unicode_escape(struct scan *sc, size_t esc)
+{
+    const long u = scan_hex4(sc, sc->pos);
+    if (u < 0)
+        return scan_fail(sc, esc, "invalid escape (\\u needs 4 hex digits)");
+    sc->pos += 4;
+    if (u == 0)
+        return scan_fail(sc, esc, "\\u0000 (a NUL character) is not allowed in a string");
+    if (u >= 0xDC00 && u <= 0xDFFF)
+        return scan_fail(sc, esc,
+                         "invalid escape \\u%04lX (the second half of a surrogate pair, "
+                         "without a first)",
+                         u);
+    if (u < 0xD800 || u > 0xDBFF)
+        return 0;
+    const long low = sc->pos + 1 < sc->len && sc->s[sc->pos] == '\\' && sc->s[sc->pos + 1] == 'u'
+                         ? scan_hex4(sc, sc->pos + 2)
+                         : -1;
+    if (low < 0xDC00 || low > 0xDFFF)
+        return scan_fail(sc, esc,
+                         "invalid escape \\u%04lX (the first half of a surrogate pair: "
+                         "\\uDC00 to \\uDFFF must follow)",
+                         u);
+    sc->pos += 6;
+    return 0;
+}
+
 static int scan_string(struct scan *sc)
 {
     const size_t start = sc->pos++;
@@ -130,9 +173,8 @@ static int scan_string(struct scan *sc)
                 return scan_fail(sc, start, "unterminated string");
             const char e = sc->s[sc->pos++];
             if (e == 'u') {
-                for (int i = 0; i < 4; i++, sc->pos++)
-                    if (sc->pos >= sc->len || !isxdigit((unsigned char)sc->s[sc->pos]))
-                        return scan_fail(sc, esc, "invalid escape (\\u needs 4 hex digits)");
+                if (scan_unicode_escape(sc, esc))
+                    return -1;
             } else if (!e || !strchr("\"\\/bfnrt", e)) {
                 if (e > 0x20 && e < 0x7F)
                     return scan_fail(sc, esc, "invalid escape '\\%c' in a string", e);
@@ -352,6 +394,19 @@ int sjson_error(const struct sjson *cx, const char *path, const char *fmt, ...)
     return error_set(cx->err, CATENA_EINPUT, "%s: %s", cx->label, msg);
 }
 
+const char *sjson_show(char buf[SJSON_SHOW_SIZE], const char *s)
+{
+    size_t n = strlen(s);
+    if (n <= SJSON_SHOW_MAX)
+        return memcpy(buf, s, n + 1);
+    n = SJSON_SHOW_MAX;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) /* not inside a UTF-8 character */
+        n--;
+    memcpy(buf, s, n);
+    memcpy(buf + n, "...", 4);
+    return buf;
+}
+
 const char *sjson_type_name(const cJSON *item)
 {
     if (cJSON_IsNumber(item))
@@ -532,16 +587,17 @@ int sjson_number(const struct sjson *cx, const cJSON *item, const char *path,
     char got[FMT_DOUBLE_SIZE], want[128];
     if (!cJSON_IsNumber(item))
         return sjson_error(cx, path, "expected a number, got %s", sjson_type_name(item));
+    /* Numbers are formatted only for a message: a large scenario has millions of them. */
     const double v = item->valuedouble;
+    if (isfinite(v) && in_range(range, v)) {
+        *out = v;
+        return 0;
+    }
     fmt_double(got, v);
     if (!isfinite(v))
         return sjson_error(cx, path, "must be a finite number (got %s)", got);
-    if (!in_range(range, v)) {
-        range_text(range, want, sizeof want);
-        return sjson_error(cx, path, "%s (got %s)", want, got);
-    }
-    *out = v;
-    return 0;
+    range_text(range, want, sizeof want);
+    return sjson_error(cx, path, "%s (got %s)", want, got);
 }
 
 int sjson_integer(const struct sjson *cx, const cJSON *item, const char *path, long long lo,
@@ -551,15 +607,16 @@ int sjson_integer(const struct sjson *cx, const cJSON *item, const char *path, l
     double v = 0;
     if (sjson_number(cx, item, path, &SJSON_ANY, &v))
         return CATENA_EINPUT;
+    if (v == floor(v) && v >= (double)lo && v <= (double)hi) {
+        *out = (long long)v;
+        return 0;
+    }
     fmt_double(got, v);
     if (v != floor(v))
         return sjson_error(cx, path, "expected an integer, got %s", got);
     if (v < (double)lo)
         return sjson_error(cx, path, "must be at least %lld (got %s)", lo, got);
-    if (v > (double)hi)
-        return sjson_error(cx, path, "must be at most %lld (got %s)", hi, got);
-    *out = (long long)v;
-    return 0;
+    return sjson_error(cx, path, "must be at most %lld (got %s)", hi, got);
 }
 
 int sjson_vector(const struct sjson *cx, const cJSON *item, const char *path, int dims, vec3 *out)
@@ -603,8 +660,10 @@ int sjson_enum(const struct sjson *cx, const cJSON *item, const char *path,
         }
     }
     const char *hint = closest(s, names, sizeof *names);
+    char shown[SJSON_SHOW_SIZE];
+    sjson_show(shown, s);
     if (hint)
-        return sjson_error(cx, path, "unknown value \"%s\" (did you mean \"%s\"?)", s, hint);
+        return sjson_error(cx, path, "unknown value \"%s\" (did you mean \"%s\"?)", shown, hint);
     char list[512] = "";
     size_t len = 0;
     for (int i = 0; names[i] && len < sizeof list; i++)
@@ -613,7 +672,7 @@ int sjson_enum(const struct sjson *cx, const cJSON *item, const char *path,
                                 : names[i + 1] ? ", "
                                                : " or ",
                                 names[i]);
-    return sjson_error(cx, path, "unknown value \"%s\" (expected %s)", s, list);
+    return sjson_error(cx, path, "unknown value \"%s\" (expected %s)", shown, list);
 }
 
 /* obj[key] and its path, for the sjson_get_* readers. */

@@ -52,6 +52,13 @@ cJSON *sjson_parse(const char *label, const char *text, size_t len, struct caten
 int sjson_error(const struct sjson *cx, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Text from the file as messages quote it: cut to SJSON_SHOW_MAX bytes (at a character
+ * boundary) followed by "..." when longer, so that a huge name or value cannot push the
+ * reason out of a message. Returns buf. */
+#define SJSON_SHOW_MAX 64
+#define SJSON_SHOW_SIZE (SJSON_SHOW_MAX + 4)
+const char *sjson_show(char buf[SJSON_SHOW_SIZE], const char *s);
+
 /* "a number", "a string", "an object", "an array", "a boolean" or "null". */
 const char *sjson_type_name(const cJSON *item);
 

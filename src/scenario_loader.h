@@ -8,8 +8,8 @@
 #include "scenario_json.h"
 #include "scenario_refs.h"
 
-/* The most points a scenario may have; checked before anything is allocated for them. */
-#define SCENARIO_MAX_POINTS 50000000LL
+/* SCENARIO_MAX_POINTS (scenario.h) is the default point limit; ld->max_points the one in
+ * force, checked by scenario_check_size before anything is allocated for the points. */
 
 /* Integers beyond 2^53 are not exact in JSON's doubles; counts stop there. */
 #define SCENARIO_MAX_COUNT 9007199254740992LL
@@ -28,6 +28,7 @@ struct loader {
     struct body_plan *plans;    /* [bodies] checked before any is built (scenario_bodies.c) */
     struct pin_origin *origins; /* [m->npins] */
     size_t origin_cap;
+    long long max_points; /* scenario_check_size refuses more */
 };
 
 /* Reports running out of memory; returns CATENA_EFAIL. */

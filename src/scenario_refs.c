@@ -136,11 +136,12 @@ static int resolve_grid(const struct sjson *cx, const char *path, const char *re
     /* Past 10 digits a row or column is out of range whatever it says. */
     const unsigned long long r = dot - k > 10 ? ~0ULL : strtoull(k, NULL, 10);
     const unsigned long long c = strlen(dot + 1) > 10 ? ~0ULL : strtoull(dot + 1, NULL, 10);
+    char rs[SJSON_SHOW_SIZE], bs[SJSON_SHOW_SIZE];
     if (r >= rows || c >= cols)
         return sjson_error(cx, path,
                            "point \"%s\" does not exist (%s has rows 0 to %u and columns 0 to "
                            "%u)",
-                           ref, b->name, rows - 1, cols - 1);
+                           sjson_show(rs, ref), sjson_show(bs, b->name), rows - 1, cols - 1);
     *out = b->first_point + (uint32_t)(r * cols + c);
     return 0;
 }
@@ -156,19 +157,22 @@ static int no_such_sub_point(const struct sref_table *t, const struct model *m,
         example = m->point_name[i];
     const size_t prefix = (size_t)(strchr(ref, '.') - ref) + 1;
     const char *hint = example ? closest_name(t, SREF_POINT, ref, prefix) : NULL;
+    char rs[SJSON_SHOW_SIZE], bs[SJSON_SHOW_SIZE], es[SJSON_SHOW_SIZE];
+    sjson_show(rs, ref);
+    sjson_show(bs, b->name);
     if (hint)
-        return sjson_error(cx, path, "point \"%s\" does not exist (did you mean \"%s\"?)", ref,
-                           hint);
+        return sjson_error(cx, path, "point \"%s\" does not exist (did you mean \"%s\"?)", rs,
+                           sjson_show(es, hint));
     const char *grid = b->grid_cols ? ", ROW.COLUMN" : "";
     if (example)
         return sjson_error(cx, path,
                            "point \"%s\" does not exist (after \"%s.\" write an index from 0 "
                            "to %u%s, first, last or a point name such as \"%s\")",
-                           ref, b->name, b->npoints - 1, grid, example);
+                           rs, bs, b->npoints - 1, grid, sjson_show(es, example));
     return sjson_error(cx, path,
                        "point \"%s\" does not exist (after \"%s.\" write an index from 0 to "
                        "%u%s, first or last)",
-                       ref, b->name, b->npoints - 1, grid);
+                       rs, bs, b->npoints - 1, grid);
 }
 
 /* "chain.12", "chain.first", "chain.last", a point the body named ("fig.head"), or a grid
@@ -179,19 +183,23 @@ static int resolve_in_body(const struct sref_table *t, const struct model *m,
 {
     const size_t n = (size_t)(dot - ref);
     const struct sref_entry *e = sref_find(t, ref, n);
+    char r[SJSON_SHOW_SIZE], bn[SJSON_SHOW_SIZE];
+    sjson_show(r, ref);
     if (!e || e->kind != SREF_BODY) {
         char body[256];
         snprintf(body, sizeof body, "%.*s", (int)n, ref);
+        sjson_show(bn, body);
         const char *hint = closest_name(t, SREF_BODY, body, 0);
         if (hint)
             return sjson_error(cx, path,
                                "point \"%s\" does not exist (there is no body \"%s\"; did you "
                                "mean \"%s\"?)",
-                               ref, body, hint);
-        return sjson_error(cx, path, "point \"%s\" does not exist (there is no body \"%s\")", ref,
-                           body);
+                               r, bn, hint);
+        return sjson_error(cx, path, "point \"%s\" does not exist (there is no body \"%s\")", r,
+                           bn);
     }
     const struct body *b = &m->bodies[e->index];
+    sjson_show(bn, b->name);
     const char *k = dot + 1;
     if (strcmp(k, "first") == 0) {
         *out = b->first_point;
@@ -213,7 +221,7 @@ static int resolve_in_body(const struct sref_table *t, const struct model *m,
         return no_such_sub_point(t, m, cx, path, ref, b);
     /* Past 10 digits an index is out of range whatever it says. */
     if (strlen(k) > 10 || strtoull(k, NULL, 10) >= b->npoints)
-        return sjson_error(cx, path, "point \"%s\" does not exist (%s has %u points)", ref, b->name,
+        return sjson_error(cx, path, "point \"%s\" does not exist (%s has %u points)", r, bn,
                            b->npoints);
     *out = b->first_point + (uint32_t)strtoull(k, NULL, 10);
     return 0;
@@ -230,16 +238,17 @@ static int resolve_name(const struct sref_table *t, const struct model *m, const
         *out = (uint32_t)e->index;
         return 0;
     }
+    char r[SJSON_SHOW_SIZE];
+    sjson_show(r, ref);
     if (e)
         return sjson_error(cx, path,
                            "point \"%s\" does not exist (\"%s\" is a body: write \"%s.first\", "
                            "\"%s.last\" or \"%s.INDEX\")",
-                           ref, ref, ref, ref, ref);
+                           r, r, r, r, r);
     const char *hint = closest_name(t, SREF_POINT, ref, 0);
     if (hint)
-        return sjson_error(cx, path, "point \"%s\" does not exist (did you mean \"%s\"?)", ref,
-                           hint);
-    return sjson_error(cx, path, "point \"%s\" does not exist (no point has that name)", ref);
+        return sjson_error(cx, path, "point \"%s\" does not exist (did you mean \"%s\"?)", r, hint);
+    return sjson_error(cx, path, "point \"%s\" does not exist (no point has that name)", r);
 }
 
 int sref_resolve(const struct sref_table *t, const struct model *m, const struct sjson *cx,
@@ -254,14 +263,15 @@ int sref_resolve(const struct sref_table *t, const struct model *m, const struct
     char got[FMT_DOUBLE_SIZE];
     if (sjson_number(cx, item, path, &SJSON_ANY, &i))
         return CATENA_EINPUT;
-    fmt_double(got, i);
+    if (i == floor(i) && i >= 0 && i < (double)m->npoints) {
+        *out = (uint32_t)i;
+        return 0;
+    }
+    fmt_double(got, i); /* only for a message: a large scenario has millions of references */
     if (i != floor(i))
         return sjson_error(cx, path, "expected a point index (an integer), got %s", got);
-    if (i < 0 || i >= (double)m->npoints)
-        return sjson_error(cx, path, "point %s does not exist (the scenario has %zu point%s)", got,
-                           m->npoints, m->npoints == 1 ? "" : "s");
-    *out = (uint32_t)i;
-    return 0;
+    return sjson_error(cx, path, "point %s does not exist (the scenario has %zu point%s)", got,
+                       m->npoints, m->npoints == 1 ? "" : "s");
 }
 
 int sref_resolve_body(const struct sref_table *t, const struct sjson *cx, const cJSON *item,
@@ -275,13 +285,14 @@ int sref_resolve_body(const struct sref_table *t, const struct sjson *cx, const 
         *out = (uint32_t)e->index;
         return 0;
     }
+    char ns[SJSON_SHOW_SIZE];
+    sjson_show(ns, name);
     if (e)
-        return sjson_error(cx, path, "\"%s\" is a point, not a body", name);
+        return sjson_error(cx, path, "\"%s\" is a point, not a body", ns);
     const char *hint = closest_name(t, SREF_BODY, name, 0);
     if (hint)
-        return sjson_error(cx, path, "body \"%s\" does not exist (did you mean \"%s\"?)", name,
-                           hint);
-    return sjson_error(cx, path, "body \"%s\" does not exist (no body has that name)", name);
+        return sjson_error(cx, path, "body \"%s\" does not exist (did you mean \"%s\"?)", ns, hint);
+    return sjson_error(cx, path, "body \"%s\" does not exist (no body has that name)", ns);
 }
 
 /* "chain.12", "chain.first", "chain.last" for links: the body's own link numbering. */
@@ -291,21 +302,24 @@ static int resolve_link_in_body(const struct sref_table *t, const struct model *
 {
     const char *dot = strchr(ref, '.');
     const struct sref_entry *e = dot ? sref_find(t, ref, (size_t)(dot - ref)) : NULL;
+    char rs[SJSON_SHOW_SIZE], bs[SJSON_SHOW_SIZE];
+    sjson_show(rs, ref);
     if (!e || e->kind != SREF_BODY)
-        return sjson_error(
-            cx, path, "link \"%s\" does not exist (write a link index or \"BODY.INDEX\")", ref);
+        return sjson_error(cx, path,
+                           "link \"%s\" does not exist (write a link index or \"BODY.INDEX\")", rs);
     const struct body *b = &m->bodies[e->index];
     const char *k = dot + 1;
+    sjson_show(bs, b->name);
     if (b->nlinks == 0)
-        return sjson_error(cx, path, "link \"%s\" does not exist (%s has no links)", ref, b->name);
+        return sjson_error(cx, path, "link \"%s\" does not exist (%s has no links)", rs, bs);
     if (strcmp(k, "first") == 0 || strcmp(k, "last") == 0) {
         *out = b->first_link + (strcmp(k, "first") == 0 ? 0 : b->nlinks - 1);
         return 0;
     }
     if (!*k || strspn(k, "0123456789") != strlen(k) || strlen(k) > 10 ||
         strtoull(k, NULL, 10) >= b->nlinks)
-        return sjson_error(cx, path, "link \"%s\" does not exist (%s has links 0 to %u)", ref,
-                           b->name, b->nlinks - 1);
+        return sjson_error(cx, path, "link \"%s\" does not exist (%s has links 0 to %u)", rs, bs,
+                           b->nlinks - 1);
     *out = b->first_link + (uint32_t)strtoull(k, NULL, 10);
     return 0;
 }

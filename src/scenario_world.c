@@ -675,9 +675,10 @@ static int read_reel(struct loader *ld, const cJSON *e, const char *path, struct
              : sref_resolve_link(ld->names, ld->m, &ld->cx, sjson_child(e, "link"),
                                  sjson_path_key(p, path, "link"), &ev->index))
         return CATENA_EINPUT;
+    char shown[SJSON_SHOW_SIZE];
     if (body && ld->m->bodies[ev->index].nlinks == 0)
         return sjson_error(&ld->cx, p, "body \"%s\" has no links to reel",
-                           ld->m->bodies[ev->index].name);
+                           sjson_show(shown, ld->m->bodies[ev->index].name));
     if (sjson_get_number(&ld->cx, e, path, "rate", &SJSON_ANY, &ev->a) ||
         sjson_get_number(&ld->cx, e, path, "to", &SJSON_POSITIVE, &ev->b))
         return CATENA_EINPUT;

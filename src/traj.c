@@ -42,7 +42,10 @@ int traj_flush(struct traj_writer *w)
         return -1;
     }
     w->len = 0;
-    return 0;
+    /* Checked at each flush (every TRAJ_BUF_SIZE bytes), so that a run whose directory is
+     * removed stops with a message instead of filling an unreachable file to the end. */
+    w->error = outfile_lost(&w->out);
+    return w->error ? -1 : 0;
 }
 
 char *traj_room(struct traj_writer *w, size_t n)
@@ -71,7 +74,8 @@ int traj_put(struct traj_writer *w, const void *data, size_t n)
 /* The writer's first failure as a message. */
 static int report(const struct traj_writer *w, struct catena_error *err)
 {
-    return error_set(err, CATENA_EFAIL, "%s: cannot write: %s", w->out.path, strerror(w->error));
+    return error_set(err, CATENA_EFAIL, "%s: cannot write: %s", w->out.path,
+                     outfile_strerror(w->error));
 }
 
 struct traj_writer *traj_open(enum output_format format, const char *dir, const struct model *m,

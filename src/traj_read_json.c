@@ -275,8 +275,9 @@ static int members(struct traj_reader *r, int first, int *frames, struct catena_
         cJSON *key = NULL, *v = NULL;
         if (parse_value(r, "a key", &key, err))
             return CATENA_EINPUT;
-        char name[64];
-        snprintf(name, sizeof name, "%s", key->valuestring);
+        /* The key names its value in messages: made printable, so that one stays on a line. */
+        char name[TRAJ_QUOTE_SIZE];
+        traj_read_quote(name, sizeof name, key->valuestring);
         cJSON_Delete(key);
         if ((c = skip_ws(r, err)) != ':')
             return unexpected(r, c, "':'", "after a key", err);

@@ -331,6 +331,7 @@ START_TEST(test_malformed)
         {"steps-decrease.json", ": frames[2].step: 5 after step 10 (steps must increase)"},
         {"bad-point.json", ": frames[2].x[1][1]: expected a number"},
         {"no-frames.json", ": no frames"},
+        {"key-newline.json", ":2:8: JSON syntax error in bad\\x0akey"},
         /* NPY */
         {"truncated.npy", ": truncated: expected 144 bytes of data, found 124"},
         {"truncated-header.npy", ": truncated: expected 128 bytes of header, found 40"},

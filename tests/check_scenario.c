@@ -633,7 +633,7 @@ static const struct bad bad_inputs[] = {
     {HEAD "'bodies': [{'name': 'c', 'type': 'rope', 'from': [0, 0], 'to': [1, 0], "
           "'segments': 1e12, 'mass': 1}]}",
      "test.json: bodies[0].segments: too many points: the scenario would need 1000000000001 "
-     "points, about 168 TiB of memory (the limit is 50000000 points)"},
+     "points, about 168 TiB of memory (the limit is 50000000 points; --max-points changes it)"},
     {HEAD ROPE(", 'pins': ['first', 31]") "}",
      "test.json: bodies[0].pins[1]: point 31 does not exist (chain has 31 points)"},
     {HEAD ROPE(", 'pins': ['middle']") "}",
@@ -727,6 +727,17 @@ START_TEST(test_unreadable)
 }
 END_TEST
 
+/* A surrogate pair is one character (the strict scan lets it through to cJSON); its
+ * halves alone, and \u0000, are refused (tests/data/bad/string-*.json). */
+START_TEST(test_unicode_escapes)
+{
+    struct model *m = load(HEAD "'points': [{'name': 'smile\\ud83d\\ude00', 'p': [0, 0], "
+                                "'mass': 1}]}");
+    ck_assert_str_eq(m->point_name[0], "smile\xf0\x9f\x98\x80");
+    model_destroy(m);
+}
+END_TEST
+
 /* The world's keys read into the model: settling, collide_every (held to the iteration
  * count), wind and gust, the bodies' drag and self-collision radius, an obstacle with its
  * rotation and bounds, pin motions (a point starts where its motion puts it at t = 0),
@@ -805,6 +816,49 @@ START_TEST(test_world_keys)
 }
 END_TEST
 
+static void expect_limit_message(const struct catena_error *err, const char *head, const char *tail)
+{
+    const size_t n = strlen(err->msg), t = strlen(tail);
+    ck_assert_msg(strncmp(err->msg, head, strlen(head)) == 0 && n > t &&
+                      strcmp(err->msg + n - t, tail) == 0,
+                  "unexpected message: %s", err->msg);
+}
+
+/* The point limit counts every point (points[] and bodies together), is checked before
+ * the points exist, and can be raised or lowered by the caller (--max-points). */
+START_TEST(test_max_points)
+{
+    struct catena_error err;
+    struct scenario_options o = scenario_options_default();
+    const char *text = q(HEAD "'points': [{'p': [0, 0], 'mass': 1}, {'p': [1, 0], 'mass': 1}], "
+                              "'bodies': [{'name': 'c', 'type': 'rope', 'from': [0, 0], "
+                              "'to': [1, 0], 'segments': 3, 'mass': 1}]}");
+    ck_assert_int_eq(o.max_points, SCENARIO_MAX_POINTS);
+    o.max_points = 6; /* 2 + 4 */
+    struct model *m = scenario_parse_opts("test.json", text, strlen(text), &o, &err);
+    ck_assert_msg(m != NULL, "unexpected error: %s", err.msg);
+    ck_assert_int_eq(m->npoints, 6);
+    model_destroy(m);
+    o.max_points = 5;
+    m = scenario_parse_opts("test.json", text, strlen(text), &o, &err);
+    ck_assert_ptr_null(m);
+    ck_assert_int_eq(err.code, CATENA_EINPUT);
+    /* The memory estimate between the two depends on struct sizes: huge-segments.err and
+     * test_bad_input pin it down. */
+    expect_limit_message(&err,
+                         "test.json: bodies[0].segments: too many points: the scenario "
+                         "would need 6 points, about ",
+                         " of memory (the limit is 5 points; --max-points changes it)");
+    o.max_points = 1;
+    m = scenario_parse_opts("test.json", text, strlen(text), &o, &err);
+    ck_assert_ptr_null(m);
+    expect_limit_message(&err,
+                         "test.json: points: too many points: the scenario would need 2 "
+                         "points, about ",
+                         " of memory (the limit is 1 point; --max-points changes it)");
+}
+END_TEST
+
 static Suite *scenario_suite(void)
 {
     Suite *s = suite_create("scenario");
@@ -832,6 +886,8 @@ static Suite *scenario_suite(void)
     tcase_add_loop_test(tc, test_bad_override, 0, sizeof bad_overrides / sizeof *bad_overrides);
     tcase_add_test(tc, test_default_name_from_file);
     tcase_add_test(tc, test_unreadable);
+    tcase_add_test(tc, test_max_points);
+    tcase_add_test(tc, test_unicode_escapes);
     suite_add_tcase(s, tc);
     return s;
 }

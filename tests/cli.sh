@@ -278,4 +278,23 @@ expect_status 2 "--until-settled 0 is bad input"
 expect_err "time.until_settled.speed: must be greater than 0 (got 0)" \
     "--until-settled is checked as time.until_settled.speed"
 
+# --- --max-points: the point limit, for run and validate, checked before the points exist
+chain=$top_srcdir/scenarios/hanging-chain.json # 41 points
+catena validate --max-points 40 "$chain"
+expect_status 2 "validate --max-points below the point count exits 2"
+expect_err "bodies[0].segments: too many points: the scenario would need 41 points, about " \
+    "--max-points: the message gives the point count"
+expect_err "(the limit is 40 points; --max-points changes it)" "--max-points: the message gives the limit"
+catena validate --max-points 41 "$chain"
+expect_status 0 "validate --max-points at the point count exits 0"
+catena run -q --max-points 40 -o "$tmp/limited" "$chain"
+expect_status 2 "run --max-points below the point count exits 2"
+check "run --max-points below the point count writes nothing" test ! -e "$tmp/limited"
+for bad in 0 -5 1e3 many; do
+    catena validate --max-points "$bad" "$chain"
+    expect_status 2 "--max-points $bad exits 2"
+    expect_err "catena: --max-points: expected a whole number of points >= 1, got '$bad'" \
+        "--max-points $bad is explained"
+done
+
 finish

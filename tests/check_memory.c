@@ -1,0 +1,106 @@
+/* Memory under load: the peak resident set of `catena run` does not grow with the number
+ * of steps. The program ($CATENA) runs a small rope for 10^4 and for 10^6 steps, recording
+ * every 10^4th, and its peak RSS is read from wait4's rusage: nothing the run keeps may
+ * grow with the steps (the writers stream, the step loop allocates nothing). */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* wait4 */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+/* Peak RSS may differ between two runs of the same program by a few pages (where the
+ * kernel and the allocator happen to place things); 10^6 - 10^4 steps of growth of even
+ * one byte per step would be 990 kB, above this. */
+#define RSS_TOLERANCE_KB 512
+
+static const char scenario[] =
+    "{\"catena\": 1, \"name\": \"load\", \"time\": {\"dt\": 0.001, \"steps\": 1},\n"
+    " \"bodies\": [{\"type\": \"rope\", \"name\": \"rope\", \"from\": [0, 0], \"to\": [1, 0],\n"
+    "  \"segments\": 4, \"mass\": 1, \"pins\": [\"first\"]}],\n"
+    " \"output\": {\"trajectory\": [\"csv\", \"json\", \"npy\"], \"every\": 10000}}\n";
+
+static char *dir;
+
+static void setup(void)
+{
+    dir = tu_tmpdir();
+    ck_assert_ptr_nonnull(dir);
+}
+
+static void teardown(void)
+{
+    tu_rmtree(dir);
+    free(dir);
+}
+
+/* Runs `catena run -q --steps STEPS -o DIR/out-STEPS SCENARIO`; returns its peak RSS in
+ * kB (Linux reports ru_maxrss in kB), after checking that it succeeded. */
+static long run_peak_rss(const char *catena, const char *file, long steps)
+{
+    char steps_s[32], out[4096];
+    snprintf(steps_s, sizeof steps_s, "%ld", steps);
+    snprintf(out, sizeof out, "%s/out-%ld", dir, steps);
+    const pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        execl(catena, catena, "run", "-q", "--steps", steps_s, "-o", out, file, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    struct rusage ru;
+    ck_assert_int_eq(wait4(pid, &status, 0, &ru), pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                  "catena run --steps %ld failed (status 0x%x)", steps, status);
+    return ru.ru_maxrss;
+}
+
+START_TEST(test_rss_flat_over_steps)
+{
+    const char *catena = getenv("CATENA");
+    ck_assert_msg(catena != NULL, "set CATENA to the catena program");
+    char *file = tu_path(dir, "load.json");
+    FILE *fp = fopen(file, "w");
+    ck_assert_ptr_nonnull(fp);
+    fputs(scenario, fp);
+    ck_assert_int_eq(fclose(fp), 0);
+
+    const long small = run_peak_rss(catena, file, 10000);
+    const long large = run_peak_rss(catena, file, 1000000);
+    ck_assert_msg(large <= small + RSS_TOLERANCE_KB,
+                  "peak RSS grows with the steps: %ld kB for 10^4 steps, %ld kB for 10^6", small,
+                  large);
+    /* The long run did run: its trajectory holds frames 0, 10^4, ..., 10^6. */
+    char *csv = tu_path(dir, "out-1000000/trajectory.csv");
+    size_t len = 0;
+    char *text = tu_read_file(csv, &len);
+    ck_assert_ptr_nonnull(text);
+    long rows = 0;
+    for (size_t i = 0; i < len; i++)
+        rows += text[i] == '\n';
+    ck_assert_int_eq(rows, 1 + 101 * 5);
+    free(text);
+    free(csv);
+    free(file);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("memory");
+    TCase *tc = tcase_create("load");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_rss_flat_over_steps);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
