@@ -48,14 +48,15 @@ struct solver_pool {
     size_t max_groups;           /* groups a job may have */
     atomic_size_t *taken;        /* [max_groups * n]: chunks taken of share s of group g */
     atomic_size_t done;          /* chunks of the current job done */
-    /* The current job, written only while no member is registered. */
+    /* The current job, written only while no member is registered; its groups are copied, so
+     * that the caller may change its own array as soon as pool_run returns. */
     uint32_t job;
     size_t nchunks;
-    const size_t *group_start;
+    size_t *group_start; /* [max_groups] */
     size_t ngroups;
     pool_chunk run;
     void *ctx;
-    int quit;
+    atomic_int quit;
 };
 
 static void cpu_relax(void)
@@ -189,7 +190,7 @@ static void *member_main(void *arg)
     for (;;) {
         event_wait(&p->start, seen);
         seen = atomic_load(&p->start.gen);
-        if (p->quit)
+        if (atomic_load(&p->quit))
             return NULL;
         if (enter(p)) {
             take_chunks(p, self);
@@ -207,8 +208,10 @@ struct solver_pool *pool_create(int n, size_t max_groups)
     p->max_groups = max_groups ? max_groups : 1;
     p->threads = calloc((size_t)n, sizeof *p->threads);
     p->taken = calloc(p->max_groups * (size_t)n, sizeof *p->taken);
+    p->group_start = calloc(p->max_groups, sizeof *p->group_start);
+    atomic_init(&p->quit, 0);
     int events = 0;
-    if (p->threads && p->taken && !event_init(&p->start)) {
+    if (p->threads && p->taken && p->group_start && !event_init(&p->start)) {
         events = 1;
         if (!event_init(&p->finish))
             events = 2;
@@ -218,6 +221,7 @@ struct solver_pool *pool_create(int n, size_t max_groups)
             event_destroy(&p->start);
         free(p->threads);
         free(p->taken);
+        free(p->group_start);
         free(p);
         return NULL;
     }
@@ -243,7 +247,7 @@ void pool_destroy(struct solver_pool *p)
 {
     if (!p)
         return;
-    p->quit = 1;
+    atomic_store(&p->quit, 1);
     event_signal(&p->start);
     for (int i = 1; i < p->n; i++)
         pthread_join(p->threads[i - 1], NULL);
@@ -251,6 +255,7 @@ void pool_destroy(struct solver_pool *p)
     event_destroy(&p->finish);
     free(p->threads);
     free(p->taken);
+    free(p->group_start);
     free(p);
 }
 
@@ -266,7 +271,8 @@ void pool_run(struct solver_pool *p, size_t nchunks, const size_t *group_start, 
         backoff(i);
     p->job = p->job + 1 ? p->job + 1 : 1; /* 0 means none */
     p->nchunks = nchunks;
-    p->group_start = group_start;
+    for (size_t g = 0; g < ngroups; g++)
+        p->group_start[g] = group_start[g];
     p->ngroups = ngroups;
     p->run = run;
     p->ctx = ctx;
