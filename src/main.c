@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd_bench.h"
 #include "compare.h"
 #include "describe.h"
 #include "error.h"
@@ -65,6 +66,7 @@ static const struct option run_longopts[] = {
     {"report", required_argument, NULL, OPT_REPORT},
     {"plot", no_argument, NULL, OPT_RUN_PLOT},
     {"render", no_argument, NULL, OPT_RENDER},
+    {"threads", required_argument, NULL, 'j'},
     {"until-settled", required_argument, NULL, OPT_UNTIL_SETTLED},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
@@ -144,6 +146,9 @@ static void usage(FILE *out)
           "  compare A B           compare two trajectories (files or run directories)\n"
           "  sweep SWEEP           run a parameter sweep (or emit it for parallel, Slurm)\n"
           "  sweep collect DIR     write DIR/sweep.csv from the runs of a sweep\n"
+          "  bench [--quick] [--json FILE] [-j N]\n"
+          "                        time the solver, writers and frames against plain\n"
+          "                        references (catena bench --help)\n"
           "  help                  show this help\n"
           "\n"
           "Options for run:\n"
@@ -163,6 +168,8 @@ static void usage(FILE *out)
           "      --plot             reports also draw their PNG (catenary.png); on\n"
           "                         by itself when rendering is on\n"
           "      --render           draw PNG frames into DIR/frames (output.render)\n"
+          "  -j, --threads=N        N threads share the solver's links (sets solver.threads;\n"
+          "                         the results are the same bits with any N)\n"
           "  -q, --quiet            no progress line (shown only when stderr is a terminal)\n"
           "\n"
           "Options for run and validate:\n"
@@ -347,10 +354,10 @@ static int run_model(const struct model *m, const char *out_dir, int quiet, int 
 
 static int cmd_run(int argc, char **argv)
 {
-    /* At most one override per argument, plus --steps, --every, --format, --report and
-     * --until-settled. */
-    struct scenario_override *ov = calloc((size_t)argc + 5, sizeof *ov);
-    const char *out_dir = NULL, *steps = NULL, *every = NULL, *settle = NULL;
+    /* At most one override per argument, plus --steps, --every, --format, --report,
+     * --until-settled and -j. */
+    struct scenario_override *ov = calloc((size_t)argc + 6, sizeof *ov);
+    const char *out_dir = NULL, *steps = NULL, *every = NULL, *settle = NULL, *threads = NULL;
     char formats[64] = "", reports[256] = "";
     size_t nov = 0;
     struct scenario_options so = scenario_options_default();
@@ -360,7 +367,7 @@ static int cmd_run(int argc, char **argv)
         return CATENA_EFAIL;
     }
     optind = 2; /* after "catena run" */
-    while ((c = getopt_long(argc, argv, "ho:q", run_longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hj:o:q", run_longopts, NULL)) != -1) {
         switch (c) {
         case 'h':
             usage(stdout);
@@ -374,6 +381,9 @@ static int cmd_run(int argc, char **argv)
             break;
         case OPT_RENDER:
             render = 1;
+            break;
+        case 'j':
+            threads = optarg;
             break;
         case OPT_STEPS:
             steps = optarg;
@@ -420,6 +430,8 @@ static int cmd_run(int argc, char **argv)
         ov[nov++] = (struct scenario_override){.path = "time.steps", .value = steps};
     if (every)
         ov[nov++] = (struct scenario_override){.path = "output.every", .value = every};
+    if (threads)
+        ov[nov++] = (struct scenario_override){.path = "solver.threads", .value = threads};
     if (formats[0])
         ov[nov++] = (struct scenario_override){.path = "output.trajectory", .value = formats};
     if (settle)
@@ -1150,12 +1162,14 @@ static int dispatch(int argc, char **argv)
         return cmd_compare(argc, argv);
     if (!strcmp(cmd, "sweep"))
         return cmd_sweep(argc, argv);
+    if (!strcmp(cmd, "bench"))
+        return cmd_bench(argc, argv);
     if (cmd[0] == '-')
         fprintf(stderr, "catena: unrecognized option '%s'\n", cmd);
     else
         fprintf(stderr,
                 "catena: unknown command '%s' (commands: run, validate, render, catenary, compare, "
-                "sweep, help)\n",
+                "sweep, bench, help)\n",
                 cmd);
     return usage_error();
 }

@@ -15,6 +15,7 @@ struct model *model_create(void)
     m->substeps = 1;
     m->method = METHOD_VERLET;
     m->iterations = 10;
+    m->threads = 1;
     m->order = ORDER_ALTERNATE;
     m->damping = 1.0;
     m->gravity = v3(0, -9.81, 0);

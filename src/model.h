@@ -23,6 +23,14 @@ enum solver_order {
     ORDER_COLORED,   /* colour groups: no two constraints of a group share a point */
 };
 
+/* How the links are relaxed (solver.kernel); both make the same projections in the same
+ * order, so they give the same bits. */
+enum solver_kernel {
+    KERNEL_BATCHED, /* gathered once a step into flat arrays; colours or independent runs
+                       shared by solver.threads threads (solver_batch.c) */
+    KERNEL_SIMPLE,  /* one link at a time through constraint_distance.c: the reference */
+};
+
 enum output_format {
     FORMAT_CSV = 1 << 0,
     FORMAT_JSON = 1 << 1,
@@ -240,6 +248,8 @@ struct model {
      * every substep of h seconds, so it does not change with dt. */
     int max_length_pass; /* 1: after the iterations, pull each point back within its path
                             length (sum of rest lengths) from the nearest pinned point */
+    enum solver_kernel kernel; /* solver.kernel */
+    int threads;               /* solver.threads: threads sharing the links, >= 1 */
 
     vec3 gravity; /* m/s^2 */
 

@@ -63,8 +63,9 @@ static const struct sjson_key solver_keys[] = {
     {"damping", 0},
     {"max_length_pass", 0},
     {"global", 0},
-
     {"collide_every", 0},
+    {"threads", 0},
+    {"kernel", 0},
     {NULL, 0},
 };
 static const struct sjson_key world_keys[] = {
@@ -526,6 +527,7 @@ static int (*const sections[])(struct loader *) = {
     read_dimensions,
     read_time,
     read_solver,
+    scenario_read_perf,
     read_world,
     scenario_read_world_settings,
     scenario_read_obstacles,

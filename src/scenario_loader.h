@@ -69,4 +69,7 @@ int scenario_read_body_colors(struct loader *ld);
 /* output.reports (scenario_report.c). */
 int scenario_read_reports(struct loader *ld);
 
+/* solver.threads and solver.kernel (scenario_perf.c). */
+int scenario_read_perf(struct loader *ld);
+
 #endif

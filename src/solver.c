@@ -18,6 +18,7 @@
 #include "constraint_distance.h"
 #include "constraint_shape.h"
 #include "pin_motion.h"
+#include "solver_batch.h"
 #include "solver_direct.h"
 #include "solver_work.h"
 #include "wind.h"
@@ -92,6 +93,10 @@ static void reset_multipliers(const struct model *m, struct state *s)
 static void relax_links(const struct constraint_ctx *cx, const struct model *m, struct state *s,
                         int it)
 {
+    if (s->work->batch) {
+        batch_relax(m, s, it); /* the same projections from flat arrays (solver_batch.c) */
+        return;
+    }
     if (m->order == ORDER_COLORED) {
         const struct solver_work *w = s->work;
         for (size_t c = 0; c < w->ncolors; c++)
@@ -167,6 +172,8 @@ void solver_step(const struct model *m, struct state *s)
     const struct constraint_ctx cx = constraint_ctx_make(m);
     const double keep = m->method == METHOD_VERLET ? m->damping : pow(m->damping, h);
     s->nbroke = 0;
+    if (s->work->batch)
+        batch_gather(m, s); /* links: the live ones, as the model now has them */
     for (int k = 0; k < m->substeps; k++) {
         const double t = (double)s->step * m->dt + (k + 1) * h; /* the substep's end */
         if (m->method == METHOD_VERLET)

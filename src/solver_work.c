@@ -3,13 +3,15 @@
 
 #include <stdlib.h>
 
+#include "solver_batch.h"
+
 struct solver_work *solver_work_create(const struct model *m)
 {
     struct solver_work *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
     if (solver_color_prepare(m, w) || shape_prepare(m, w) || area_prepare(m, w) ||
-        solver_tether_prepare(m, w)) {
+        solver_tether_prepare(m, w) || batch_prepare(m, w)) {
         solver_work_destroy(w);
         return NULL;
     }
@@ -35,5 +37,6 @@ void solver_work_destroy(struct solver_work *w)
     free(w->anchor);
     free(w->reach);
     free(w->heap);
+    batch_destroy(w->batch);
     free(w);
 }

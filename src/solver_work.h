@@ -44,6 +44,9 @@ struct solver_work {
     double *reach;       /* [npoints] sum of rest lengths along that path, m */
     struct tether_heap_entry *heap; /* Dijkstra's queue: at most one entry per relaxation */
     int tether_stale;               /* 1: anchor and reach must be recomputed (links broke) */
+
+    /* solver_batch.c: the batched link kernel and its thread team (NULL: simple kernel) */
+    struct solver_batch *batch;
 };
 
 /* Prepares the tables for m; NULL when out of memory. */

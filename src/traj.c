@@ -98,6 +98,7 @@ struct traj_writer *traj_open(enum output_format format, const char *dir, const 
     w->dims = m->dims;
     w->frames = 0;
     w->header_size = 0;
+    w->npy_native = 0;
     w->error = 0;
     w->len = 0;
     if (outfile_open(&w->out, dir, name, err)) {

@@ -23,6 +23,8 @@ struct traj_writer {
     int dims;           /* components written per point, 2 or 3 */
     long frames;        /* frames appended so far */
     size_t header_size; /* npy: bytes reserved for the header, rewritten at close */
+    int npy_native;     /* npy: 1 when the host stores doubles as the file does (little-endian),
+                           so positions are copied as they are; 0: byte by byte */
     int error;          /* errno of the first failed write; 0 while all is well */
     size_t len;         /* bytes waiting in buf */
     char buf[TRAJ_BUF_SIZE];

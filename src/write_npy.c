@@ -30,6 +30,14 @@ static void npy_header(const struct traj_writer *w, long frames, char *out)
     out[w->header_size - 1] = '\n';
 }
 
+static int host_is_little_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 1;
+}
+
 static int npy_begin(struct traj_writer *w, const struct model *m)
 {
     (void)m;
@@ -42,6 +50,7 @@ static int npy_begin(struct traj_writer *w, const struct model *m)
         return -1;
     npy_header(w, 0, p);
     w->len += w->header_size;
+    w->npy_native = host_is_little_endian();
     return 0;
 }
 
@@ -55,8 +64,31 @@ static char *put_f8(char *p, double v)
     return p;
 }
 
+_Static_assert(sizeof(vec3) == 3 * sizeof(double), "vec3 is three packed doubles");
+
+/* On a little-endian host the positions are already the file's bytes: 3D frames are copied
+ * whole, 2D ones 16 bytes a point (dropping z). */
+static int npy_frame_native(struct traj_writer *w, const struct state *s)
+{
+    if (w->dims == 3)
+        return traj_put(w, s->x, w->npoints * sizeof *s->x);
+    const size_t per_flush = TRAJ_BUF_SIZE / (2 * sizeof(double));
+    for (size_t i = 0; i < w->npoints;) {
+        const size_t n = w->npoints - i < per_flush ? w->npoints - i : per_flush;
+        char *p = traj_room(w, n * 2 * sizeof(double));
+        if (!p)
+            return -1;
+        for (size_t k = 0; k < n; k++, i++)
+            memcpy(p + k * 2 * sizeof(double), &s->x[i], 2 * sizeof(double));
+        w->len += n * 2 * sizeof(double);
+    }
+    return 0;
+}
+
 static int npy_frame(struct traj_writer *w, const struct state *s)
 {
+    if (w->npy_native)
+        return npy_frame_native(w, s);
     for (size_t i = 0; i < w->npoints; i++) {
         char *p = traj_room(w, 3 * 8);
         if (!p)

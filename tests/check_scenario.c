@@ -127,6 +127,20 @@ START_TEST(test_settings)
 }
 END_TEST
 
+/* solver.threads and solver.kernel: one thread and the batched kernel unless asked. */
+START_TEST(test_threads_kernel)
+{
+    struct model *m = load(HEAD ONE_POINT "}");
+    ck_assert_int_eq(m->threads, 1);
+    ck_assert_int_eq(m->kernel, KERNEL_BATCHED);
+    model_destroy(m);
+    m = load(HEAD "'solver': {'threads': 2, 'kernel': 'simple'}, " ONE_POINT "}");
+    ck_assert_int_eq(m->threads, 2);
+    ck_assert_int_eq(m->kernel, KERNEL_SIMPLE);
+    model_destroy(m);
+}
+END_TEST
+
 /* ---- solver methods and constraint families ---- */
 
 /* The keys of issue 3 read into the model: methods and orders, the max-length pass, metrics,
@@ -558,13 +572,15 @@ static const struct bad bad_inputs[] = {
      "test.json: solver.order: unknown value \"foward\" (did you mean \"forward\"?)"},
     {HEAD "'solver': {'new\\nline': 1}}",
      "test.json: solver.new?line: unknown key (valid keys: method, iterations, order, damping, "
-     "max_length_pass, global, collide_every)"},
+     "max_length_pass, global, collide_every, threads, kernel)"},
     {HEAD "'solver': {'method': 'a\\tb'}}",
      "test.json: solver.method: unknown value \"a?b\" (expected \"verlet\", \"pbd\" or \"xpbd\")"},
     {HEAD "'solver': {'method': 'rk4'}}",
      "test.json: solver.method: unknown value \"rk4\" (expected \"verlet\", \"pbd\" or \"xpbd\")"},
     {HEAD "'solver': {'iterations': 0}}",
      "test.json: solver.iterations: must be at least 1 (got 0)"},
+    {HEAD "'solver': {'threads': 65}}", "test.json: solver.threads: must be at most 64 (got 65)"},
+    {HEAD "'solver': {'threads': 1.5}}", "test.json: solver.threads: expected an integer, got 1.5"},
     {HEAD "'dimensions': 4}", "test.json: dimensions: must be 2 or 3 (got 4)"},
     {HEAD "'world': {'gravity': [0, -9.81, 0]}}",
      "test.json: world.gravity: expected an array of 2 numbers, got 3 elements"},
@@ -862,6 +878,7 @@ static Suite *scenario_suite(void)
     TCase *tc = tcase_create("good");
     tcase_add_test(tc, test_defaults);
     tcase_add_test(tc, test_settings);
+    tcase_add_test(tc, test_threads_kernel);
     tcase_add_test(tc, test_rope_body);
     tcase_add_test(tc, test_references);
     tcase_add_test(tc, test_pins);

@@ -426,6 +426,40 @@ START_TEST(test_npy_large)
 }
 END_TEST
 
+/* The byte-by-byte path (for big-endian hosts) and the copy of the positions as they are
+ * (little-endian ones) write the same file, in 2D and 3D, frames larger than the buffer. */
+static char *npy_bytes(const struct model *m, int native, size_t *len)
+{
+    struct catena_error err = {0};
+    struct traj_writer *w = traj_open(FORMAT_NPY, dir, m, &err);
+    ck_assert_msg(w != NULL, "%s", err.msg);
+    if (!native)
+        w->npy_native = 0;
+    for (long f = 0; f < 3; f++) {
+        struct state *s = tricky_state(m, f * m->every);
+        ck_assert_int_eq(traj_frame(w, m, s, &err), CATENA_OK);
+        free_state(s);
+    }
+    ck_assert_msg(traj_close(w, &err) == CATENA_OK, "%s", err.msg);
+    return read_in_dir("trajectory.npy", len);
+}
+
+START_TEST(test_npy_paths_agree)
+{
+    for (int dims = 2; dims <= 3; dims++) {
+        struct model *m = tricky_model(5000, dims);
+        size_t na, nb;
+        char *a = npy_bytes(m, 1, &na), *b = npy_bytes(m, 0, &nb);
+        ck_assert_uint_eq(na, nb);
+        ck_assert_int_eq(memcmp(a, b, na), 0);
+        free(a);
+        free(b);
+        check_npy(m, 3);
+        model_destroy(m);
+    }
+}
+END_TEST
+
 START_TEST(test_final_name_only_after_close)
 {
     static const enum output_format formats[] = {FORMAT_CSV, FORMAT_JSON, FORMAT_NPY};
@@ -740,6 +774,7 @@ static Suite *write_suite(void)
     tcase_add_test(traj, test_npy_3d);
     tcase_add_test(traj, test_npy_no_frames);
     tcase_add_test(traj, test_npy_large);
+    tcase_add_test(traj, test_npy_paths_agree);
     tcase_add_test(traj, test_final_name_only_after_close);
     tcase_add_test(traj, test_abort_leaves_nothing);
     tcase_add_test(traj, test_format_names);

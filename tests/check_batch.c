@@ -1,0 +1,233 @@
+/* The batched link kernel against the simple one (solver.kernel), and threads against one
+ * thread (solver.threads): the same projections in the same order must give the same bits,
+ * for every method and order, in 2D and 3D, with pins, tethers, breaks, substeps, other
+ * constraint families, four-wide AVX lanes or without them, and one to three threads. Each
+ * comparison checks that the path it means to test really ran (lanes, a shared step). */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build.h"
+#include "model.h"
+#include "solver.h"
+#include "solver_batch.h"
+#include "solver_work.h"
+#include "state.h"
+
+/* A variant of the batched kernel to compare with the simple one. */
+struct variant {
+    int threads;
+    int avx; /* 0: force the scalar loop */
+};
+
+static const struct variant variants[] = {{1, 1}, {1, 0}, {2, 1}, {3, 1}, {2, 0}};
+#define NVARIANTS (sizeof variants / sizeof variants[0])
+
+/* 3D: a cloth with every link family, pinned at two corners, one breakable row, and a rope
+ * hanging from it by a tether; 2D: three ropes (independent runs for the threads), one with
+ * bend links and an angle limit, one with a tether and breakable links. */
+static struct model *scene(int dims, enum solver_method method, enum solver_order order)
+{
+    struct model *m = model_create();
+    ck_assert_ptr_nonnull(m);
+    m->dims = dims;
+    m->dt = 1.0 / 60;
+    m->substeps = 2;
+    m->iterations = 7;
+    m->method = method;
+    m->order = order;
+    m->damping = method == METHOD_VERLET ? 0.99 : 0.9;
+    const double compliance = method == METHOD_XPBD ? 1e-5 : 0.0;
+    if (dims == 3) {
+        struct cloth_def c = build_cloth_def();
+        c.name = "cloth";
+        c.rows = 9;
+        c.cols = 11;
+        c.dx = c.dy = 0.1;
+        c.u = v3(1, 0, 0);
+        c.v = v3(0, 0.3, -0.95393920141694566);
+        c.corner = v3(0, 2, 0);
+        c.mass = 2;
+        c.bend.on = 1;
+        c.bend.stiffness = 0.5;
+        c.structural.compliance = c.shear.compliance = c.bend.compliance = compliance;
+        ck_assert_int_ge(build_cloth(m, &c), 0);
+        model_add_pin(m, 0, m->x0[0]);
+        model_add_pin(m, 10, m->x0[10]);
+        for (size_t i = 0; i < 10; i++) /* the top row, which carries the cloth */
+            m->links[i].break_stretch = 1.001;
+    }
+    for (int r = 0; r < (dims == 3 ? 1 : 3); r++) {
+        struct rope_def d = build_rope_def();
+        d.name = r == 0 ? "a" : r == 1 ? "b" : "c";
+        d.from = v3(3.0 + r, 1.0, 0);
+        d.to = v3(3.5 + r, 0.2 - 0.1 * r, dims == 3 ? 0.3 : 0);
+        d.segments = 17 + 4 * (uint32_t)r;
+        d.length = 1.3;
+        d.mass = 0.5 + r;
+        d.compliance = compliance;
+        d.shape = ROPE_SAG;
+        d.bend.on = r == 1;
+        d.bend.stiffness = 0.3;
+        d.bend.compliance = compliance * 10;
+        const size_t first = m->npoints;
+        ck_assert_int_ge(build_rope(m, &d, m->gravity), 0);
+        model_add_pin(m, (uint32_t)first, m->x0[first]);
+        if (r == 1)
+            model_add_angle(m, (uint32_t)first + 3, (uint32_t)first + 4, (uint32_t)first + 5, -0.2,
+                            0.2);
+        if (r == 2)
+            for (size_t i = m->nlinks - 6; i < m->nlinks; i++)
+                m->links[i].break_stretch = 1.01;
+    }
+    /* A tether from the first rope's end to a fixed point far enough to go slack at times. */
+    const long anchor = model_add_point(m, v3(3.2, -0.6, 0), v3(0, 0, 0), 0, 0, NULL);
+    const long l = model_add_link(m, (uint32_t)anchor, (uint32_t)(m->npoints - 2), 1.0);
+    ck_assert_int_ge(l, 0);
+    m->links[l].kind = LINK_TETHER;
+    return m;
+}
+
+/* A state of m; avx 0 forces the scalar loop. Teams share even these small scenes. */
+static struct state *make_state(const struct model *m, int avx)
+{
+    struct state *s = state_create(m);
+    ck_assert_ptr_nonnull(s);
+    if (s->work->batch && !avx)
+        s->work->batch->avx = 0;
+    if (s->work->batch)
+        s->work->batch->min_share = 0;
+    return s;
+}
+
+static struct state *run(const struct model *m, int avx, long steps)
+{
+    struct state *s = make_state(m, avx);
+    for (long k = 0; k < steps; k++)
+        solver_step(m, s);
+    return s;
+}
+
+static int same_bits(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Positions (x, y and, in 3D, z; in 2D the batched kernel never writes z), velocities,
+ * multipliers and live links agree bit for bit. */
+static void assert_same(const struct model *m, const struct state *a, const struct state *b,
+                        const char *what)
+{
+    for (size_t i = 0; i < m->npoints; i++) {
+        ck_assert_msg(same_bits(a->x[i].x, b->x[i].x) && same_bits(a->x[i].y, b->x[i].y) &&
+                          (m->dims == 2 || same_bits(a->x[i].z, b->x[i].z)),
+                      "%s: point %zu differs", what, i);
+        ck_assert_msg(same_bits(a->v[i].x, b->v[i].x) && same_bits(a->v[i].y, b->v[i].y),
+                      "%s: velocity %zu differs", what, i);
+    }
+    for (size_t i = 0; i < m->nlinks; i++) {
+        ck_assert_msg(a->alive[i] == b->alive[i], "%s: link %zu alive differs", what, i);
+        ck_assert_msg(same_bits(a->link_lambda[i], b->link_lambda[i]), "%s: lambda %zu differs",
+                      what, i);
+    }
+}
+
+/* Loop index: method (3) x order (3) x dims (2). */
+START_TEST(test_batched_matches_simple)
+{
+    const enum solver_method method = (enum solver_method)(_i % 3);
+    const enum solver_order order = (enum solver_order)(_i / 3 % 3);
+    const int dims = _i / 9 ? 3 : 2;
+    const long steps = 60;
+    struct model *m = scene(dims, method, order);
+    m->kernel = KERNEL_SIMPLE;
+    struct state *ref = run(m, 1, steps);
+    size_t broken = 0;
+    for (size_t i = 0; i < m->nlinks; i++)
+        broken += !ref->alive[i];
+    ck_assert_msg(broken > 0, "the scene breaks links");
+    m->kernel = KERNEL_BATCHED;
+    for (size_t v = 0; v < NVARIANTS; v++) {
+        m->threads = variants[v].threads;
+        struct state *s = run(m, variants[v].avx, steps);
+        const struct solver_batch *b = s->work->batch;
+        ck_assert_ptr_nonnull(b);
+        /* the team shares the step: colours always, runs of the three 2D ropes too */
+        if (m->threads > 1 && (order == ORDER_COLORED || dims == 2))
+            ck_assert_msg(b->parallel, "variant %zu shares the links", v);
+        char what[64];
+        snprintf(what, sizeof what, "threads %d, avx %d", variants[v].threads, variants[v].avx);
+        assert_same(m, ref, s, what);
+        state_destroy(s);
+    }
+    state_destroy(ref);
+    model_destroy(m);
+}
+END_TEST
+
+/* Links whose ends change between steps (an event's cut) void the team's split and the lanes:
+ * the step runs one link at a time on one thread and still matches the simple kernel. */
+START_TEST(test_changed_ends_run_alone)
+{
+    struct model *m = scene(2, METHOD_VERLET, ORDER_COLORED);
+    m->kernel = KERNEL_SIMPLE;
+    struct state *simple = state_create(m);
+    m->kernel = KERNEL_BATCHED;
+    m->threads = 2;
+    struct state *s = make_state(m, 1);
+    ck_assert_ptr_nonnull(simple);
+    ck_assert_ptr_nonnull(s);
+    for (int k = 0; k < 30; k++) {
+        if (k == 10) /* move a link's end to a point of another rope: links of one colour meet */
+            m->links[3].b = m->links[40].a;
+        solver_step(m, s);
+        solver_step(m, simple);
+        ck_assert_int_eq(s->work->batch->parallel, k < 10);
+        ck_assert_int_eq(s->work->batch->lanes, k < 10 && s->work->batch->avx);
+    }
+    assert_same(m, simple, s, "after the change");
+    state_destroy(s);
+    state_destroy(simple);
+    model_destroy(m);
+}
+END_TEST
+
+#if CATENA_BATCH_AVX
+/* The four-wide lanes run where the processor has AVX (otherwise nothing to compare). */
+START_TEST(test_lanes_run)
+{
+    if (!batch_avx_usable())
+        return;
+    struct model *m = scene(3, METHOD_XPBD, ORDER_COLORED);
+    struct state *s = state_create(m);
+    ck_assert_int_eq(s->work->batch->avx, 1);
+    state_destroy(s);
+    model_destroy(m);
+}
+END_TEST
+#endif
+
+static Suite *batch_suite(void)
+{
+    Suite *s = suite_create("batch");
+    TCase *tc = tcase_create("kernels");
+    tcase_add_loop_test(tc, test_batched_matches_simple, 0, 18);
+    tcase_add_test(tc, test_changed_ends_run_alone);
+#if CATENA_BATCH_AVX
+    tcase_add_test(tc, test_lanes_run);
+#endif
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(batch_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
