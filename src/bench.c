@@ -142,12 +142,25 @@ static void run_child(const struct bench_case *c, const struct bench_options *o,
     }
 }
 
-int bench_run(const struct bench_options *o,
-              void (*report)(const struct bench_result *r, void *ctx), void *ctx,
-              struct catena_error *err)
+/* The 1-minute load average (Linux's /proc/loadavg), or -1. */
+static double load_average(void)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    double load = -1;
+    if (f) {
+        if (fscanf(f, "%lf", &load) != 1)
+            load = -1;
+        fclose(f);
+    }
+    return load;
+}
+
+int bench_run(struct bench_options *o, void (*report)(const struct bench_result *r, void *ctx),
+              void *ctx, struct catena_error *err)
 {
     int rc = CATENA_OK;
     error_clear(err);
+    o->load[0] = load_average();
     for (size_t i = 0; i < NCASES; i++) {
         const struct bench_case *c = &cases[i];
         if (o->quick && !c->quick)
@@ -166,6 +179,7 @@ int bench_run(const struct bench_options *o,
                                      : error_set(err, CATENA_EFAIL, "bench: %s: check failed: %s",
                                                  c->name, msg.r.check);
     }
+    o->load[1] = load_average();
     return rc;
 }
 
@@ -222,6 +236,10 @@ char *bench_json(const struct bench_options *o, const struct bench_result *r, si
     cJSON_AddNumberToObject(root, "catena_bench", 1);
     cJSON_AddBoolToObject(root, "quick", o->quick);
     cJSON_AddNumberToObject(root, "cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
+    if (o->load[0] >= 0 && o->load[1] >= 0) {
+        const double load[2] = {o->load[0], o->load[1]};
+        cJSON_AddItemToObject(root, "load_average", cJSON_CreateDoubleArray(load, 2));
+    }
     cJSON *list = cJSON_AddArrayToObject(root, "cases");
     for (size_t i = 0; list && i < n; i++) {
         cJSON *c = cJSON_CreateObject();

@@ -124,6 +124,9 @@ int cmd_bench(int argc, char **argv)
     struct catena_error err;
     int rc = bench_run(&o, on_result, &results, &err);
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS); /* the scratch files, and the directory */
+    if (o.load[0] >= 0 && o.load[1] >= 0)
+        printf("load average %.2f before, %.2f after, on %ld processors\n", o.load[0], o.load[1],
+               sysconf(_SC_NPROCESSORS_ONLN));
     if (rc != CATENA_OK)
         fprintf(stderr, "catena: %s\n", err.msg);
     if (json && write_json(json, &o, &results))
