@@ -155,15 +155,46 @@ static double load_average(void)
     return load;
 }
 
+/* Whether case c is asked for. */
+static int wanted(const struct bench_options *o, const struct bench_case *c)
+{
+    if (o->nonly == 0)
+        return !o->quick || c->quick;
+    for (int i = 0; i < o->nonly; i++)
+        if (!strcmp(o->only[i], c->name))
+            return 1;
+    return 0;
+}
+
+int bench_check_names(const struct bench_options *o, struct catena_error *err)
+{
+    for (int i = 0; i < o->nonly; i++) {
+        size_t k = 0;
+        while (k < NCASES && strcmp(o->only[i], cases[k].name))
+            k++;
+        if (k == NCASES) {
+            char list[1024] = "";
+            for (size_t j = 0; j < NCASES; j++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? ", " : "",
+                         cases[j].name);
+            return error_set(err, CATENA_EINPUT, "bench: no case '%.64s' (cases: %s)", o->only[i],
+                             list);
+        }
+    }
+    return CATENA_OK;
+}
+
 int bench_run(struct bench_options *o, void (*report)(const struct bench_result *r, void *ctx),
               void *ctx, struct catena_error *err)
 {
-    int rc = CATENA_OK;
     error_clear(err);
+    int rc = bench_check_names(o, err);
+    if (rc != CATENA_OK)
+        return rc;
     o->load[0] = load_average();
     for (size_t i = 0; i < NCASES; i++) {
         const struct bench_case *c = &cases[i];
-        if (o->quick && !c->quick)
+        if (!wanted(o, c))
             continue;
         struct message msg;
         memset(&msg, 0, sizeof msg);
