@@ -91,6 +91,8 @@ static void describe_solver(FILE *out, const struct model *m)
     fputs("] m/s^2\n", out);
     if (m->max_length_pass)
         fprintf(out, KEY "%s\n", "max length", "pass after the iterations");
+    if (m->global)
+        fprintf(out, KEY "%s\n", "global", "distance links of each body solved at once");
 }
 
 /* "KEY  total (name n, ...)" for the kinds that occur; nothing when there are none. */

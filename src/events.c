@@ -9,6 +9,7 @@
 
 #include "constraint_distance.h"
 #include "solver.h"
+#include "solver_direct.h"
 #include "solver_work.h"
 #include "write_events.h"
 
@@ -517,7 +518,12 @@ static void apply(struct events *e, struct state *s, const struct event *ev)
 void events_boundary(struct events *e, struct state *s)
 {
     log_breaks(e, s);
+    const size_t first = e->next;
     while (e->next < e->m->nevents && e->m->events[e->next].step <= s->step)
         apply(e, s, &e->m->events[e->next++]);
     advance_reels(e, s);
+    /* Cuts, releases, pins and drags change which points are free and which links live: the
+     * direct projection sorts its bodies again. */
+    if (s->direct && e->next > first)
+        direct_analyse(s->direct, &e->live, s->alive);
 }

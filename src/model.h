@@ -242,6 +242,7 @@ struct model {
     int iterations; /* constraint iterations per substep */
     enum solver_order order;
     double damping; /* verlet: velocity multiplier per substep, 0..1 (1 = none) */
+    int global;     /* 1: distance links of each body solved at once (solver_direct.h) */
 
     /* pbd and xpbd read damping as the fraction of velocity kept per second: v *= damping^h
      * every substep of h seconds, so it does not change with dt. */

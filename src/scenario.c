@@ -62,6 +62,7 @@ static const struct sjson_key solver_keys[] = {
     {"order", 0},
     {"damping", 0},
     {"max_length_pass", 0},
+    {"global", 0},
     {"collide_every", 0},
     {"threads", 0},
     {"kernel", 0},
@@ -541,6 +542,7 @@ static int (*const sections[])(struct loader *) = {
     scenario_read_render,
     scenario_read_body_colors,
     scenario_read_constraints, /* right after read_links: it reads links[] again */
+    scenario_read_direct,
     scenario_read_reports,
     scenario_read_events,      /* last: cuts append the points and links they reserve */
 };

@@ -61,6 +61,7 @@ int scenario_read_events(struct loader *ld);
 int scenario_read_pin_motion(struct loader *ld, const cJSON *e, const char *path, size_t pin);
 /* Sections in their own files, registered in scenario.c's sections[]. */
 int scenario_read_constraints(struct loader *ld); /* scenario_constraints.c */
+int scenario_read_direct(struct loader *ld);      /* scenario_direct.c */
 /* output.render and bodies[].color (scenario_render.c). */
 int scenario_read_render(struct loader *ld);
 int scenario_read_body_colors(struct loader *ld);

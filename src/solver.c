@@ -19,6 +19,7 @@
 #include "constraint_shape.h"
 #include "pin_motion.h"
 #include "solver_batch.h"
+#include "solver_direct.h"
 #include "solver_work.h"
 #include "wind.h"
 
@@ -121,6 +122,30 @@ static void relax(const struct constraint_ctx *cx, const struct model *m, struct
     }
 }
 
+/* solver.global: each iteration is one global solve of the links the direct projection owns
+ * (solver_direct.h), then one Gauss-Seidel pass over everything else in the order above: the
+ * links it leaves (tethers, soft links under verlet/pbd) in link order, welds, angles, areas,
+ * shapes, collisions on their schedule. Its multipliers then stand in for the links' XPBD
+ * ones (tension, break_force). */
+static void relax_global(const struct constraint_ctx *cx, const struct model *m, struct state *s,
+                         double h)
+{
+    size_t nleft;
+    const uint32_t *left = direct_leftover(s->direct, &nleft);
+    direct_begin(s->direct, s->x, s->xprev);
+    for (int it = 0; it < m->iterations; it++) {
+        direct_iterate(s->direct, m, s->x, h);
+        distance_relax_list(cx, m, s, left, nleft);
+        attachment_relax(cx, m, s);
+        angle_relax(cx, m, s);
+        area_relax(cx, m, s);
+        shape_relax(m, s);
+        if (collide_due(m, it))
+            collide_pass(m, s); /* collisions: on schedule, always on the last iteration */
+    }
+    direct_multipliers(s->direct, s->link_lambda);
+}
+
 /* Checked after all relaxation, so a transient stretch mid-sweep never breaks a link. */
 static void break_links(const struct model *m, struct state *s)
 {
@@ -137,6 +162,8 @@ static void break_links(const struct model *m, struct state *s)
     }
     if (s->nbroke > 0)
         s->work->tether_stale = 1;
+    if (s->nbroke > 0 && s->direct) /* the topology changed: components and orders with it */
+        direct_analyse(s->direct, m, s->alive);
 }
 
 void solver_step(const struct model *m, struct state *s)
@@ -158,7 +185,10 @@ void solver_step(const struct model *m, struct state *s)
         if (m->method == METHOD_XPBD)
             reset_multipliers(m, s); /* multipliers: from 0 every substep */
         collide_begin(m, s);         /* contacts: forget the last substep's */
-        relax(&cx, m, s);            /* constraints: Gauss-Seidel over every family */
+        if (s->direct)
+            relax_global(&cx, m, s, h); /* constraints: global solves, Gauss-Seidel for the rest */
+        else
+            relax(&cx, m, s); /* constraints: Gauss-Seidel over every family */
         if (m->max_length_pass)
             solver_tether_pass(m, s); /* max length: nothing beyond its reach of an anchor */
         collide_respond(m, s); /* contacts: friction and restitution */

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "solver_direct.h"
+
 #include "collide.h"
 #include "solver_work.h"
 
@@ -53,6 +55,12 @@ struct state *state_create(const struct model *m)
     memset(s->alive + m->first_reserved_link, 0, m->nreserved_links);
     if (collide_work_create(m, &s->collide))
         goto fail;
+    if (m->global) {
+        s->direct = direct_create(m);
+        if (!s->direct)
+            goto fail;
+        direct_analyse(s->direct, m, s->alive);
+    }
     s->step = 0;
     s->t = 0.0;
     return s;
@@ -77,5 +85,6 @@ void state_destroy(struct state *s)
     free(s->attach_lambda);
     free(s->broke);
     solver_work_destroy(s->work);
+    direct_destroy(s->direct);
     free(s);
 }

@@ -9,6 +9,8 @@
 #include "model.h"
 
 struct solver_work;
+struct direct;
+
 struct collide_work; /* collide.c: contacts, broad phase and self-collision scratch */
 
 struct state {
@@ -28,6 +30,8 @@ struct state {
     uint32_t *broke;          /* [nlinks] the links that broke in the last step, ascending */
     size_t nbroke;            /* entries of broke[] */
     struct solver_work *work; /* the solver's own tables and scratch (solver_work.h) */
+    struct direct *direct;    /* the direct projection's workspace when m->global, else NULL */
+
 
     /* Allocated with the state: contacts and hashes (NULL without collisions). */
     struct collide_work *collide;

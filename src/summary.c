@@ -47,6 +47,8 @@ static void add_parameters(cJSON *root, const struct model *m, int *ok)
     need(cJSON_AddStringToObject(p, "order", model_order_name(m->order)), ok);
     need(cJSON_AddNumberToObject(p, "damping", m->damping), ok);
     add_item(p, "max_length_pass", cJSON_CreateBool(m->max_length_pass), ok);
+    add_item(p, "global", cJSON_CreateBool(m->global), ok);
+
     need(cJSON_AddNumberToObject(p, "collide_every", m->collide_every), ok);
     double g[3] = {m->gravity.x, m->gravity.y, m->gravity.z};
     add_item(p, "gravity", cJSON_CreateDoubleArray(g, m->dims), ok);

@@ -226,6 +226,19 @@ START_TEST(test_constraint_keys)
 }
 END_TEST
 
+/* solver.global (scenario_direct.c): off by default, on with true. */
+START_TEST(test_global_key)
+{
+    struct model *m = load(HEAD ONE_POINT "}");
+    ck_assert_int_eq(m->global, 0);
+    model_destroy(m);
+    m = load(HEAD "'solver': {'method': 'pbd', 'global': true}, " ONE_POINT "}");
+    ck_assert_int_eq(m->global, 1);
+    ck_assert_int_eq(m->method, METHOD_PBD);
+    model_destroy(m);
+}
+END_TEST
+
 /* ---- bodies, references, links, pins ---- */
 
 START_TEST(test_rope_body)
@@ -559,7 +572,7 @@ static const struct bad bad_inputs[] = {
      "test.json: solver.order: unknown value \"foward\" (did you mean \"forward\"?)"},
     {HEAD "'solver': {'new\\nline': 1}}",
      "test.json: solver.new?line: unknown key (valid keys: method, iterations, order, damping, "
-     "max_length_pass, collide_every, threads, kernel)"},
+     "max_length_pass, global, collide_every, threads, kernel)"},
     {HEAD "'solver': {'method': 'a\\tb'}}",
      "test.json: solver.method: unknown value \"a?b\" (expected \"verlet\", \"pbd\" or \"xpbd\")"},
     {HEAD "'solver': {'method': 'rk4'}}",
@@ -871,6 +884,7 @@ static Suite *scenario_suite(void)
     tcase_add_test(tc, test_pins);
     tcase_add_test(tc, test_overrides);
     tcase_add_test(tc, test_constraint_keys);
+    tcase_add_test(tc, test_global_key);
     suite_add_tcase(s, tc);
     tc = tcase_create("sag");
     tcase_add_test(tc, test_sag_shape);
