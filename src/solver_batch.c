@@ -58,7 +58,8 @@ static int splits(const struct model *m, const struct solver_batch *b)
 
 int batch_prepare(const struct model *m, struct solver_work *w)
 {
-    if (m->kernel != KERNEL_BATCHED)
+    /* solver.global relaxes the links its own way (solver_direct.h) */
+    if (m->kernel != KERNEL_BATCHED || m->global)
         return 0;
     struct solver_batch *b = calloc(1, sizeof *b);
     if (!b)
