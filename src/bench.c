@@ -142,15 +142,59 @@ static void run_child(const struct bench_case *c, const struct bench_options *o,
     }
 }
 
-int bench_run(const struct bench_options *o,
-              void (*report)(const struct bench_result *r, void *ctx), void *ctx,
-              struct catena_error *err)
+/* The 1-minute load average (Linux's /proc/loadavg), or -1. */
+static double load_average(void)
 {
-    int rc = CATENA_OK;
+    FILE *f = fopen("/proc/loadavg", "r");
+    double load = -1;
+    if (f) {
+        if (fscanf(f, "%lf", &load) != 1)
+            load = -1;
+        fclose(f);
+    }
+    return load;
+}
+
+/* Whether case c is asked for. */
+static int wanted(const struct bench_options *o, const struct bench_case *c)
+{
+    if (o->nonly == 0)
+        return !o->quick || c->quick;
+    for (int i = 0; i < o->nonly; i++)
+        if (!strcmp(o->only[i], c->name))
+            return 1;
+    return 0;
+}
+
+int bench_check_names(const struct bench_options *o, struct catena_error *err)
+{
+    for (int i = 0; i < o->nonly; i++) {
+        size_t k = 0;
+        while (k < NCASES && strcmp(o->only[i], cases[k].name))
+            k++;
+        if (k == NCASES) {
+            char list[1024] = "";
+            for (size_t j = 0; j < NCASES; j++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? ", " : "",
+                         cases[j].name);
+            return error_set(err, CATENA_EINPUT, "bench: no case '%.64s' (cases: %s)", o->only[i],
+                             list);
+        }
+    }
+    return CATENA_OK;
+}
+
+int bench_run(struct bench_options *o, void (*report)(const struct bench_result *r, void *ctx),
+              void *ctx, struct catena_error *err)
+{
     error_clear(err);
+    int rc = bench_check_names(o, err);
+    if (rc != CATENA_OK)
+        return rc;
+    o->load[0] = load_average();
     for (size_t i = 0; i < NCASES; i++) {
         const struct bench_case *c = &cases[i];
-        if (o->quick && !c->quick)
+        if (!wanted(o, c))
             continue;
         struct message msg;
         memset(&msg, 0, sizeof msg);
@@ -166,6 +210,7 @@ int bench_run(const struct bench_options *o,
                                      : error_set(err, CATENA_EFAIL, "bench: %s: check failed: %s",
                                                  c->name, msg.r.check);
     }
+    o->load[1] = load_average();
     return rc;
 }
 
@@ -222,6 +267,10 @@ char *bench_json(const struct bench_options *o, const struct bench_result *r, si
     cJSON_AddNumberToObject(root, "catena_bench", 1);
     cJSON_AddBoolToObject(root, "quick", o->quick);
     cJSON_AddNumberToObject(root, "cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
+    if (o->load[0] >= 0 && o->load[1] >= 0) {
+        const double load[2] = {o->load[0], o->load[1]};
+        cJSON_AddItemToObject(root, "load_average", cJSON_CreateDoubleArray(load, 2));
+    }
     cJSON *list = cJSON_AddArrayToObject(root, "cases");
     for (size_t i = 0; list && i < n; i++) {
         cJSON *c = cJSON_CreateObject();

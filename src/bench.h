@@ -43,14 +43,21 @@ struct bench_options {
     int quick;       /* a smoke test: small sizes and few repetitions */
     int threads;     /* the team the solver cases compare with one thread (>= 2) */
     const char *dir; /* scratch directory for the writers' and frames' files */
+    char **only;     /* [nonly] names of the cases to run; none: all of them */
+    int nonly;
+    double load[2]; /* the system's 1-minute load average before and after (-1: unknown),
+                       filled by bench_run: how busy the machine was */
 };
 
-/* Runs every case, one child process each, calling report(result, ctx) after each. Returns
- * CATENA_OK when every case ran and passed its checks, CATENA_EFAIL otherwise (err says
- * which case first). */
-int bench_run(const struct bench_options *o,
-              void (*report)(const struct bench_result *r, void *ctx), void *ctx,
-              struct catena_error *err);
+/* Runs every case (or those o->only names), one child process each, calling
+ * report(result, ctx) after each. Returns CATENA_OK when every case ran and passed its checks,
+ * CATENA_EFAIL otherwise (err says which case first), CATENA_EINPUT for a name that is no
+ * case (err lists them). */
+int bench_run(struct bench_options *o, void (*report)(const struct bench_result *r, void *ctx),
+              void *ctx, struct catena_error *err);
+
+/* CATENA_OK when every name in o->only is a case; CATENA_EINPUT with the list otherwise. */
+int bench_check_names(const struct bench_options *o, struct catena_error *err);
 
 /* The header and one row of the text table. */
 void bench_print_header(FILE *out);

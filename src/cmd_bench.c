@@ -1,4 +1,4 @@
-/* `catena bench [--quick] [--json FILE] [-j N]`: runs the benchmark cases (bench.h) in a
+/* `catena bench [--quick] [--json FILE] [-j N] [CASE]...`: runs the benchmark cases (bench.h) in a
  * scratch directory under $TMPDIR, removed at the end, printing a row of the table as each
  * finishes, and writes the results as JSON when asked. Timings are reported, never judged: the exit
  * status says only whether every case ran and passed its checks. */
@@ -51,9 +51,10 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
 
 static void usage(FILE *out)
 {
-    fputs("Usage: catena bench [--quick] [--json FILE] [-j N]\n"
-          "Times the solver, the trajectory writers and frame drawing on fixed cases, each\n"
-          "against a plain reference measured in the same run.\n"
+    fputs("Usage: catena bench [--quick] [--json FILE] [-j N] [CASE]...\n"
+          "Times the solver, the trajectory writers and frame drawing on fixed cases (or the\n"
+          "CASEs named, e.g. cloth-316), each against a plain reference measured in the same\n"
+          "run.\n"
           "\n"
           "      --quick       small sizes and few repetitions (a smoke test)\n"
           "      --json=FILE   also write the results to FILE as JSON\n"
@@ -107,8 +108,11 @@ int cmd_bench(int argc, char **argv)
             return 2;
         }
     }
-    if (optind < argc) {
-        fprintf(stderr, "catena: bench: unexpected argument '%s'\n", argv[optind]);
+    o.only = argv + optind; /* the cases named, if any */
+    o.nonly = argc - optind;
+    struct catena_error err;
+    if (bench_check_names(&o, &err) != CATENA_OK) {
+        fprintf(stderr, "catena: %s\n", err.msg);
         return 2;
     }
     const char *tmp = getenv("TMPDIR");
@@ -121,9 +125,11 @@ int cmd_bench(int argc, char **argv)
     o.dir = dir;
     static struct collected results;
     bench_print_header(stdout);
-    struct catena_error err;
     int rc = bench_run(&o, on_result, &results, &err);
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS); /* the scratch files, and the directory */
+    if (o.load[0] >= 0 && o.load[1] >= 0)
+        printf("load average %.2f before, %.2f after, on %ld processors\n", o.load[0], o.load[1],
+               sysconf(_SC_NPROCESSORS_ONLN));
     if (rc != CATENA_OK)
         fprintf(stderr, "catena: %s\n", err.msg);
     if (json && write_json(json, &o, &results))

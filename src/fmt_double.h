@@ -9,8 +9,9 @@
 /* Room fmt_double and fmt_long need, NUL included ("-2.2250738585072014e-308" is 24). */
 #define FMT_DOUBLE_SIZE 32
 
-/* Writes x with the fewest significant digits whose correctly rounded decimal strtod
- * reads back as x, bit for bit ("0", "-0", "1.5", "0.1", "1e-300", "5e-324"). Layout as
+/* Writes x with the fewest significant digits that strtod reads back as x, bit for bit,
+ * and of the decimals that short the one nearest to x (the digits of Python's repr): "0",
+ * "-0", "1.5", "0.1", "1e-300", "5e-324". Layout as
  * Python's repr without its ".0": fixed point for 1e-4 <= |x| < 1e16, otherwise
  * "d.ddde-XX". Non-finite values give "nan", "inf" and "-inf". */
 size_t fmt_double(char *buf, double x);

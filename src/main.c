@@ -146,7 +146,7 @@ static void usage(FILE *out)
           "  compare A B           compare two trajectories (files or run directories)\n"
           "  sweep SWEEP           run a parameter sweep (or emit it for parallel, Slurm)\n"
           "  sweep collect DIR     write DIR/sweep.csv from the runs of a sweep\n"
-          "  bench [--quick] [--json FILE] [-j N]\n"
+          "  bench [--quick] [--json FILE] [-j N] [CASE]...\n"
           "                        time the solver, writers and frames against plain\n"
           "                        references (catena bench --help)\n"
           "  help                  show this help\n"

@@ -58,7 +58,8 @@ static int splits(const struct model *m, const struct solver_batch *b)
 
 int batch_prepare(const struct model *m, struct solver_work *w)
 {
-    if (m->kernel != KERNEL_BATCHED)
+    /* solver.global relaxes the links its own way (solver_direct.h) */
+    if (m->kernel != KERNEL_BATCHED || m->global)
         return 0;
     struct solver_batch *b = calloc(1, sizeof *b);
     if (!b)
@@ -127,8 +128,8 @@ void batch_destroy(struct solver_batch *b)
 }
 
 /* Appends link i when it is alive and has an end that moves (the simple kernel skips the
- * others at every projection). Returns 0 when its ends are no longer those the team's
- * split was made for. */
+ * others at every projection). Returns 0 when its ends are no longer those the colours, the
+ * lanes and the team's runs were made for. */
 static int gather_link(const struct model *m, const struct state *s, struct solver_batch *b,
                        uint32_t i, double inv_h2)
 {

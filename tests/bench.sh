@@ -19,7 +19,12 @@ expect_out "same bits" "the table reports the checks"
 catena bench -j 1
 expect_status 2 "bench -j 1 is bad usage (a team has two or more threads)"
 expect_err "expected a thread count from 2 to 64" "bench -j 1 says what is valid"
-catena bench extra
-expect_status 2 "bench takes no argument"
+catena bench chain-1k-verlet write-npy --quick
+expect_status 0 "bench runs the cases named"
+expect_out "write-npy" "the named cases run"
+check "only the named cases run" sh -c "! grep -q cloth-100 '$tmp/out'"
+catena bench no-such-case
+expect_status 2 "bench refuses a name that is no case"
+expect_err "bench: no case 'no-such-case' (cases: chain-1k-verlet," "and lists the cases"
 
 finish
