@@ -21,6 +21,7 @@
 #include "scenario.h"
 #include "testutil.h"
 #include "topology.h"
+#include "traj_read.h"
 
 static const unsigned char background[3] = {250, 250, 247};
 static const unsigned char neutral[3] = {64, 64, 64}; /* links[] and points[] */
@@ -742,6 +743,95 @@ START_TEST(test_same_bytes)
 }
 END_TEST
 
+/* A damped pendulum recorded every 10 steps that stops once settled, which records its last
+ * frame at the step it stops, off that grid. */
+static const char settle_scenario[] =
+    "{\"catena\": 1, \"name\": \"settle\", \"time\": {\"dt\": 0.008333333333333333,"
+    " \"steps\": 2400, \"until_settled\": {\"speed\": 0.01, \"for\": 0.5}},"
+    " \"solver\": {\"method\": \"xpbd\", \"damping\": 0.05},"
+    " \"points\": [{\"p\": [0, 0], \"mass\": 0}, {\"p\": [1, 0], \"mass\": 1}],"
+    " \"links\": [{\"a\": 0, \"b\": 1}],"
+    " \"output\": {\"every\": 10, \"trajectory\": [\"csv\", \"npy\"]}}";
+
+/* Every frame's step and time read from NPY are those CSV recorded. */
+static void expect_same_steps(const char *npy, const char *csv)
+{
+    struct catena_error err;
+    struct traj_reader *a = traj_read_open(npy, &err), *b = a ? traj_read_open(csv, &err) : NULL;
+    ck_assert_msg(b, "%s", err.msg);
+    ck_assert_int_eq(traj_read_info(a)->has_steps, 1);
+    const struct traj_frame *fa, *fb;
+    do {
+        ck_assert_int_eq(traj_read_next(a, &fa, &err), CATENA_OK);
+        ck_assert_int_eq(traj_read_next(b, &fb, &err), CATENA_OK);
+        ck_assert((fa == NULL) == (fb == NULL));
+        if (fa) {
+            ck_assert_int_eq(fa->step, fb->step);
+            ck_assert_double_eq(fa->time, fb->time);
+        }
+    } while (fa);
+    traj_read_close(a);
+    traj_read_close(b);
+}
+
+START_TEST(test_settled_frames_from_npy)
+{
+    /* NPY alone gives the last frame its true step (not index x every), so the frames drawn
+     * from it are those drawn from CSV alone: at 12 fps (a frame every 10 steps) one per
+     * recorded step up to the last multiple of 10, the same bytes */
+    m = parse(settle_scenario);
+    struct catena_error err;
+    struct run_result rr;
+    const struct run_options ro = {.out_dir = dir, .progress = 0};
+    ck_assert_int_eq(run_simulation(m, &ro, &rr, &err), CATENA_OK);
+    ck_assert_int_ge(rr.settled_step, 0);
+    ck_assert_int_ne(rr.steps_done % 10, 0); /* else the test shows nothing */
+    char *npy = tu_path(dir, "trajectory.npy"), *csv = tu_path(dir, "trajectory.csv");
+    char *side = tu_path(dir, "trajectory-frames.npy");
+    struct render_opts o = fixed_view(101, 81, 4);
+    o.every = 0;
+    o.fps = 12;
+    char *out_npy = tu_path(dir, "from-npy"), *out_csv = tu_path(dir, "from-csv");
+    struct render_result r1, r2;
+    ck_assert_msg(render_run(m, &o, dir, out_npy, 0, &r1, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_int_eq(r1.frames, rr.steps_done / 10 + 1);
+    expect_same_steps(npy, csv);
+    ck_assert_int_eq(remove(npy), 0);
+    ck_assert_int_eq(remove(side), 0);
+    ck_assert_msg(render_run(m, &o, dir, out_csv, 0, &r2, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_int_eq(r2.frames, r1.frames);
+    char name[64];
+    size_t n1, n2;
+    snprintf(name, sizeof name, "from-npy/frames/frame-%06ld.png", r1.frames - 1);
+    char *p1 = tu_path(dir, name), *a = tu_read_file(p1, &n1);
+    snprintf(name, sizeof name, "from-csv/frames/frame-%06ld.png", r1.frames - 1);
+    char *p2 = tu_path(dir, name), *b = tu_read_file(p2, &n2);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_uint_eq(n1, n2);
+    ck_assert_mem_eq(a, b, n1);
+    /* a run that ends on the grid keeps no frames file, and removes an earlier one, which
+     * would describe its trajectory wrongly */
+    ck_assert_int_eq(run_simulation(m, &ro, &rr, &err), CATENA_OK);
+    ck_assert(file_exists("trajectory-frames.npy"));
+    model_destroy(m);
+    m = parse(settle_scenario);
+    m->settle_speed = 0;
+    m->steps = 20;
+    ck_assert_int_eq(run_simulation(m, &ro, &rr, &err), CATENA_OK);
+    ck_assert(!file_exists("trajectory-frames.npy"));
+    free(a);
+    free(b);
+    free(p1);
+    free(p2);
+    free(out_npy);
+    free(out_csv);
+    free(npy);
+    free(csv);
+    free(side);
+}
+END_TEST
+
 START_TEST(test_mismatched_trajectory)
 {
     /* a run of 2 points drawn with a model of 3: refused, nothing drawn */
@@ -797,6 +887,7 @@ static Suite *render_suite(void)
     tcase_add_test(timing, test_contact_sheet_size);
     tcase_add_test(timing, test_same_bytes);
     tcase_add_test(timing, test_mismatched_trajectory);
+    tcase_add_test(timing, test_settled_frames_from_npy);
     suite_add_tcase(s, timing);
     return s;
 }
