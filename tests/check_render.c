@@ -584,6 +584,45 @@ START_TEST(test_scenario_render_null_timing)
 }
 END_TEST
 
+/* A 5 x 5 cloth 2 m across about the origin (2D, points 0.5 m apart, row 0 at y = 1), at
+ * rest without gravity, cut at t = 0 through link 9: the structural link from (row 2,
+ * col 1) at (-0.5, 0) to (row 2, col 2) at (0, 0). The two faces on that edge open. */
+static const char cut_cloth_scenario[] =
+    "{\"catena\": 1, \"name\": \"cut-cloth\", \"time\": {\"dt\": 0.01, \"steps\": 1},"
+    " \"world\": {\"gravity\": [0, 0]},"
+    " \"bodies\": [{\"type\": \"cloth\", \"name\": \"cloth\", \"rows\": 5, \"cols\": 5,"
+    " \"size\": [2, 2], \"mass\": 1}],"
+    " \"events\": [{\"time\": 0, \"cut\": {\"link\": \"cloth.9\"}}],"
+    " \"output\": {\"trajectory\": [\"npy\"]}}";
+
+START_TEST(test_cut_edges_outlined)
+{
+    /* 40 px/m about the origin: (x, y) m is pixel (100 + 40 x, 80 - 40 y). The faces on
+     * the cut link, (r1 c1, r2 c1, r2 c2) and (r2 c1, r3 c2, r2 c2), are gone; the edges
+     * that bordered them are the cloth's outline now, drawn as its rim is: the body's colour
+     * at 0.7 (#0072b2 -> (0, 80, 125)) at the middle of a 3 px line. Same for the two halves
+     * of the cut link, which no face borders any more. An edge inside the whole cloth stays
+     * under the faces' fill. */
+    m = parse(cut_cloth_scenario);
+    struct render_opts o = fixed_view(201, 161, 5.025);
+    o.line_width = 3;
+    run_and_render(&o);
+    int w, h;
+    unsigned char *px = frame(0, &w, &h);
+    const unsigned char rim[3] = {0, 80, 125};
+    const unsigned char fill[3] = {(0x00 + 255) / 2, (0x72 + 255) / 2, (0xb2 + 255) / 2};
+    expect_rgb(at(px, w, 110, 40), rim, "the rim: row 0 at (0.25, 1)");
+    expect_rgb(at(px, w, 80, 70), rim, "the opened edge r1 c1 - r2 c1 at (-0.5, 0.25)");
+    expect_rgb(at(px, w, 100, 90), rim, "the opened edge r2 c2 - r3 c2 at (0, -0.25)");
+    expect_rgb(at(px, w, 90, 70), rim, "the opened diagonal r1 c1 - r2 c2 at (-0.25, 0.25)");
+    expect_rgb(at(px, w, 90, 90), rim, "the opened diagonal r2 c1 - r3 c2 at (-0.25, -0.25)");
+    expect_rgb(at(px, w, 85, 80), rim, "the near half of the cut link at (-0.375, 0)");
+    expect_rgb(at(px, w, 95, 80), rim, "the far half of the cut link at (-0.125, 0)");
+    expect_rgb(at(px, w, 120, 90), fill, "the edge r2 c3 - r3 c3 inside at (0.5, -0.25)");
+    free(px);
+}
+END_TEST
+
 /* ---- timing ---- */
 
 /* One point moving at 10 m/s along x without gravity, steps of 0.1 s: 1 m (20 px) a step. */
@@ -869,6 +908,7 @@ static Suite *render_suite(void)
     tcase_add_test(geo, test_area_filled);
     tcase_add_test(geo, test_topology_replay);
     tcase_add_test(geo, test_cut_opens_a_gap);
+    tcase_add_test(geo, test_cut_edges_outlined);
     suite_add_tcase(s, geo);
 
     TCase *sc = tcase_create("scenario");
