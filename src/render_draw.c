@@ -169,7 +169,7 @@ static double disc_radius(const struct render_scene *sc, size_t i)
     const int32_t b = sc->point_body[i];
     if (b >= 0 && sc->body_faced[b])
         return 0;
-    const double own = sc->m->radius[i] * sc->cam.scale; /* the point's own size */
+    const double own = sc->topo.radius[i] * sc->cam.scale; /* the point's own size, now */
     if (sc->o->point_world)
         return fmax(own, 0.5 * sc->o->line_width);
     return sc->o->point_radius > 0 ? fmax(own, sc->o->point_radius) : 0;

@@ -2,9 +2,10 @@
  * lighting exactly the rows its width covers, a point landing on the pixel the camera puts it
  * at, link colours equal to the colour map's at the link's known stretch and tension, broken
  * and bend links left out, faces filled, 3D depth order, obstacles where they are, a cut's
- * new ends replayed from topology.csv, interpolation halfway between two steps, the frame
- * count of fps and every, the contact sheet's size, the same bytes on a rerun, and the fitted
- * camera holding every position of the run. */
+ * new ends replayed from topology.csv with their radius, a cut cloth outlined along the cut,
+ * interpolation halfway between two steps, the frame count of fps and every, the contact
+ * sheet's size, the same bytes on a rerun, the fitted camera holding every position of the
+ * run, and a settled run's last frame off the every grid drawn from NPY alone. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <math.h>
@@ -623,6 +624,46 @@ START_TEST(test_cut_edges_outlined)
 }
 END_TEST
 
+/* A straight rope of 4 links 1 m long, points of radius 0.1 m, held at both ends without
+ * gravity, cut at t = 0 through the middle of link 1, at (-0.5, 0). */
+static const char cut_radius_scenario[] =
+    "{\"catena\": 1, \"name\": \"cut-radius\", \"time\": {\"dt\": 0.01, \"steps\": 1},"
+    " \"world\": {\"gravity\": [0, 0]},"
+    " \"bodies\": [{\"type\": \"rope\", \"name\": \"rope\", \"from\": [-2, 0],"
+    " \"to\": [2, 0], \"segments\": 4, \"mass\": 1, \"radius\": 0.1,"
+    " \"pins\": [\"first\", \"last\"]}],"
+    " \"events\": [{\"time\": 0, \"cut\": {\"link\": \"rope.1\"}}],"
+    " \"output\": {\"trajectory\": [\"npy\"]}}";
+
+START_TEST(test_cut_ends_keep_radius)
+{
+    /* The cut's new ends take the radius of the ends they split from (0.1 m; reserved, they
+     * had 0): topology.csv records it and discs of world size show it. At 40 px/m about the
+     * origin the ends sit at pixel (80, 80): 3 px above, inside a 4 px disc and clear of the
+     * 2 px line, is the disc's colour, the body's at 0.6 (#0072b2 -> (0, 68, 107)). */
+    m = parse(cut_radius_scenario);
+    struct render_opts o = fixed_view(201, 161, 5.025);
+    o.point_world = 1;
+    run_and_render(&o);
+    struct catena_error err;
+    struct topology t;
+    const size_t c = m->first_reserved_point;
+    ck_assert_msg(topology_open(&t, m, dir, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_double_eq(t.radius[c], 0);
+    ck_assert_int_eq(topology_advance(&t, 0, &err), CATENA_OK);
+    ck_assert_double_eq(t.radius[c], 0.1);
+    ck_assert_double_eq(t.radius[c + 1], 0.1);
+    topology_close(&t);
+    int w, h;
+    unsigned char *px = frame(0, &w, &h);
+    const unsigned char disc[3] = {0, 68, 107};
+    expect_rgb(at(px, w, 80, 77), disc, "above the new ends");
+    expect_rgb(at(px, w, 80, 83), disc, "below the new ends");
+    expect_rgb(at(px, w, 80, 75), background, "beyond the discs");
+    free(px);
+}
+END_TEST
+
 /* ---- timing ---- */
 
 /* One point moving at 10 m/s along x without gravity, steps of 0.1 s: 1 m (20 px) a step. */
@@ -909,6 +950,7 @@ static Suite *render_suite(void)
     tcase_add_test(geo, test_topology_replay);
     tcase_add_test(geo, test_cut_opens_a_gap);
     tcase_add_test(geo, test_cut_edges_outlined);
+    tcase_add_test(geo, test_cut_ends_keep_radius);
     suite_add_tcase(s, geo);
 
     TCase *sc = tcase_create("scenario");
