@@ -90,8 +90,8 @@ static int sort_colours(const struct model *m, const struct solver_work *w, stru
 }
 
 /* The lanes' tables (colored order on a processor with AVX2). */
-static int prepare_lanes(const struct model *m, const struct solver_work *w,
-                         struct solver_batch *b, size_t chunk_cap)
+static int prepare_lanes(const struct model *m, const struct solver_work *w, struct solver_batch *b,
+                         size_t chunk_cap)
 {
     b->order = alloc_array(m->nlinks, sizeof *b->order);
     b->px = alloc_array(m->npoints, sizeof *b->px);
@@ -229,26 +229,55 @@ static void make_chunks(const struct model *m, struct solver_batch *b)
     b->chunk[b->nchunks] = b->n;
 }
 
+/* Where link i of a run of this kind starting at a has its a-end. */
+static int64_t run_end_a(enum batch_run_kind kind, int64_t a, int64_t i)
+{
+    switch (kind) {
+    case RUN_STRIDE:
+        return a + i;
+    case RUN_QUADS:
+        return a + (i & 1) + 4 * (i >> 1);
+    default: /* RUN_PAIRS, RUN_EVEN */
+        return a + 2 * i;
+    }
+}
+
+/* The pattern link j starts, by its offset b - a and the next link's a: 1, pairs; 2, quads;
+ * else a + 1 (stride, |b - a| >= 4) or a + 2 (even, |b - a| >= 8). The bounds keep the b-ends
+ * of four lanes off their a-ends; a colour guarantees them anyway (links of a run share no
+ * point). RUN_LISTED when none fits. */
+static enum batch_run_kind run_kind(const struct batch_ends *e, size_t j, size_t end)
+{
+    const int64_t off = (int64_t)e[j].b - e[j].a;
+    const int64_t next = j + 1 < end ? (int64_t)e[j + 1].a - e[j].a : 0;
+    if (off == 1)
+        return RUN_PAIRS;
+    if (off == 2)
+        return RUN_QUADS;
+    if (next == 1 && (off >= 4 || off <= -4))
+        return RUN_STRIDE;
+    if (next == 2 && (off >= 8 || off <= -8))
+        return RUN_EVEN;
+    return RUN_LISTED;
+}
+
 /* How many links from j on (before end) follow the pattern link j starts, when at least
- * BATCH_RUN_MIN do; else 0. A stride run needs |b - a| >= 4, which a colour guarantees (a
- * shorter offset would make links of the run share a point) and the lanes rely on. */
+ * BATCH_RUN_MIN do; else 0. */
 static size_t run_at(const struct solver_batch *b, size_t j, size_t end, enum batch_run_kind *kind)
 {
     const struct batch_ends *e = b->ends;
     if (e[j].b & BATCH_TETHER)
         return 0;
-    const int64_t off = (int64_t)e[j].b - e[j].a;
-    const int64_t step = off == 1 ? 2 : 1;
-    if (step == 1 && off > -4 && off < 4)
+    *kind = run_kind(e, j, end);
+    if (*kind == RUN_LISTED)
         return 0;
+    const int64_t off = (int64_t)e[j].b - e[j].a;
     size_t k = j + 1;
-    while (k < end && !(e[k].b & BATCH_TETHER) && (int64_t)e[k].a == (int64_t)e[k - 1].a + step &&
+    while (k < end && !(e[k].b & BATCH_TETHER) &&
+           (int64_t)e[k].a == run_end_a(*kind, e[j].a, (int64_t)(k - j)) &&
            (int64_t)e[k].b - e[k].a == off)
         k++;
-    if (k - j < BATCH_RUN_MIN)
-        return 0;
-    *kind = step == 2 ? RUN_PAIRS : RUN_STRIDE;
-    return k - j;
+    return k - j >= BATCH_RUN_MIN ? k - j : 0;
 }
 
 static void add_run(struct solver_batch *b, size_t j, size_t n, enum batch_run_kind kind)
@@ -465,7 +494,8 @@ static size_t lanes_run(struct solver_batch *b, const struct model *m, const str
 {
 #if CATENA_BATCH_AVX
     if (m->method == METHOD_XPBD)
-        return m->dims == 3 ? batch_avx_xpbd3(b, m->inv_mass, r) : batch_avx_xpbd2(b, m->inv_mass, r);
+        return m->dims == 3 ? batch_avx_xpbd3(b, m->inv_mass, r)
+                            : batch_avx_xpbd2(b, m->inv_mass, r);
     return m->dims == 3 ? batch_avx_stiff3(b, m->inv_mass, r) : batch_avx_stiff2(b, m->inv_mass, r);
 #else
     (void)b;
@@ -520,8 +550,8 @@ static void copy_chunk(struct solver_batch *b, const struct model *m, struct sta
                        int out)
 {
     const size_t begin = k * BATCH_POINT_CHUNK;
-    const size_t end = begin + BATCH_POINT_CHUNK < m->npoints ? begin + BATCH_POINT_CHUNK
-                                                               : m->npoints;
+    const size_t end =
+        begin + BATCH_POINT_CHUNK < m->npoints ? begin + BATCH_POINT_CHUNK : m->npoints;
     copy_points(b, m, s, begin, end, out);
 }
 

@@ -4,12 +4,12 @@
  * inverse masses straight from the state and the model. Where the processor has AVX2, the
  * colored order goes four links at a time over a copy of the positions held as one array per
  * coordinate, and each colour's links, sorted by (b - a, a), are cut into runs whose ends
- * follow a pattern (a, a + 1, ... or a chain's a, a + 2, ...) that whole vectors load. The projections and their order are
- * those of constraint_distance.c (the simple kernel), operation for operation, so both give
- * the same bits. Under the colored order the links of one colour touch disjoint points, so
- * the loop over a colour has no dependency from one link to the next (the processor overlaps
- * them) and solver.threads members can share it; under the forward and alternate orders,
- * members take runs of links that share no point with other runs (independent bodies). */
+ * follow a pattern (a, a + 1, ... or a chain's a, a + 2, ...) that whole vectors load. The
+ * projections and their order are those of constraint_distance.c (the simple kernel), operation for
+ * operation, so both give the same bits. Under the colored order the links of one colour touch
+ * disjoint points, so the loop over a colour has no dependency from one link to the next (the
+ * processor overlaps them) and solver.threads members can share it; under the forward and alternate
+ * orders, members take runs of links that share no point with other runs (independent bodies). */
 #ifndef CATENA_SOLVER_BATCH_H
 #define CATENA_SOLVER_BATCH_H
 
@@ -44,11 +44,12 @@ struct batch_ends {
 };
 #define BATCH_TETHER 0x80000000u
 
-/* Gathered links [j, j + n) of one colour, as the four-wide lanes take them: RUN_STRIDE,
- * link k has ends a + k and a + k + off; RUN_PAIRS, ends a + 2k and a + 2k + 1 (one colour of
- * a chain whose points are numbered along it: a vector of points holds two links); RUN_LISTED,
+/* Gathered links [j, j + n) of one colour, as the four-wide lanes take them. Link k has
+ * ends a_k and a_k + off, where a_k is: RUN_STRIDE, a + k; RUN_PAIRS (off 1), a + 2k: one
+ * colour of a chain numbered along it, so that a vector of points holds two links; RUN_QUADS
+ * (off 2), a, a + 1, a + 4, a + 5, ...: bend links along a row; RUN_EVEN, a + 2k. RUN_LISTED:
  * the ends as gathered (tethers, and whatever follows no pattern). */
-enum batch_run_kind { RUN_LISTED, RUN_STRIDE, RUN_PAIRS };
+enum batch_run_kind { RUN_LISTED, RUN_STRIDE, RUN_PAIRS, RUN_QUADS, RUN_EVEN };
 struct batch_run {
     uint32_t j, n;
     uint32_t a;
@@ -84,15 +85,15 @@ struct solver_batch {
     int lanes; /* 1: this step's colours go four links at a time, in runs */
 
     /* The lanes (colored order, AVX2). */
-    uint32_t *order;        /* [nlinks] link_order, each colour sorted by (b - a, a) */
-    double *px, *py, *pz;   /* [npoints] the positions while the links relax (2D: no pz) */
-    struct batch_run *run;  /* [run_cap] this step's runs, in gathered order */
-    size_t nrun;            /* runs this step */
-    size_t *piece_run;      /* [chunk_cap + 1] each chunk's first run (without a team: [2]) */
-    size_t npoint_chunks;   /* a team: chunks of points copied in (and as many out) */
-    size_t *soa_group;      /* [nbatches + 2] a team's groups: copy in, colours, copy out */
-    int hold;               /* 1: no other family or collision reads the positions between
-                               iterations, so they are copied in and out once a substep */
+    uint32_t *order;       /* [nlinks] link_order, each colour sorted by (b - a, a) */
+    double *px, *py, *pz;  /* [npoints] the positions while the links relax (2D: no pz) */
+    struct batch_run *run; /* [run_cap] this step's runs, in gathered order */
+    size_t nrun;           /* runs this step */
+    size_t *piece_run;     /* [chunk_cap + 1] each chunk's first run (without a team: [2]) */
+    size_t npoint_chunks;  /* a team: chunks of points copied in (and as many out) */
+    size_t *soa_group;     /* [nbatches + 2] a team's groups: copy in, colours, copy out */
+    int hold;              /* 1: no other family or collision reads the positions between
+                              iterations, so they are copied in and out once a substep */
 };
 
 /* Prepares w->batch for m (NULL under the simple kernel): arrays, and the team of

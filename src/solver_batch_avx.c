@@ -7,10 +7,11 @@
  * a lane that must not move (a slack tether, coincident ends, an end of inverse mass 0)
  * subtracts +0 instead, which leaves any value as it is, -0 included. The runs' patterns let
  * whole vectors carry the points: a + k loads four a-ends at once, a chain's pairs
- * (a + 2k, a + 2k + 1) two links per vector, their lanes in the order 0, 2, 1, 3 (the rest
- * lengths, parameters and multipliers are permuted to match); listed links are gathered one
- * point at a time. Built only for x86 with GCC or Clang; the caller asks batch_avx_usable()
- * at run time. */
+ * (a + 2k, a + 2k + 1) and a row's bend quads (a, a + 1, a + 2, a + 3) two links per vector,
+ * even runs (a + 2k) two points per masked load; pairs and even runs have their lanes in the
+ * order 0, 2, 1, 3 (the rest lengths, parameters and multipliers are permuted to match).
+ * Listed links are gathered one point at a time. Built only for x86 with GCC or Clang; the caller
+ * asks batch_avx_usable() at run time. */
 #include "solver_batch.h"
 
 #if CATENA_BATCH_AVX
@@ -51,7 +52,8 @@ static inline AVX_INLINE void solve(struct lanes *l, int xpbd, int dims, int tet
     const __m256d c = _mm256_sub_pd(len, l->rest);
     __m256d skip = _mm256_cmp_pd(len, zero, _CMP_EQ_OQ);
     if (tethers)
-        skip = _mm256_or_pd(skip, _mm256_and_pd(_mm256_cmp_pd(len, l->rest, _CMP_LE_OQ), l->tether));
+        skip =
+            _mm256_or_pd(skip, _mm256_and_pd(_mm256_cmp_pd(len, l->rest, _CMP_LE_OQ), l->tether));
     __m256d neg_r; /* -r: the factor of d in the correction */
     if (xpbd) {
         const __m256d at = l->param;
@@ -61,9 +63,10 @@ static inline AVX_INLINE void solve(struct lanes *l, int xpbd, int dims, int tet
         l->lambda = _mm256_sub_pd(l->lambda, _mm256_andnot_pd(skip, _mm256_xor_pd(dl, sign)));
         neg_r = _mm256_xor_pd(_mm256_div_pd(dl, len), sign);
     } else {
-        const __m256d r = _mm256_xor_pd(_mm256_div_pd(_mm256_mul_pd(l->param, c),
-                                                      _mm256_mul_pd(_mm256_add_pd(l->wa, l->wb), len)),
-                                        sign);
+        const __m256d r =
+            _mm256_xor_pd(_mm256_div_pd(_mm256_mul_pd(l->param, c),
+                                        _mm256_mul_pd(_mm256_add_pd(l->wa, l->wb), len)),
+                          sign);
         neg_r = _mm256_xor_pd(r, sign);
     }
     /* What each end loses, -(corr w_a) at a and corr w_b at b, masked to +0 (after the
@@ -160,6 +163,96 @@ static inline AVX_INLINE void pairs4(struct solver_batch *b, const double *w,
         store_pairs(b->pz, p, l.za, l.zb);
 }
 
+/* Points p..p+7 hold the ends of four quads links (a, a + 1, b, b + 1, a + 4, ...): a-ends
+ * in *va, b-ends in *vb, in order. */
+static inline AVX_INLINE void load_quads(const double *v, size_t p, __m256d *va, __m256d *vb)
+{
+    const __m256d lo = _mm256_loadu_pd(v + p), hi = _mm256_loadu_pd(v + p + 4);
+    *va = _mm256_permute2f128_pd(lo, hi, 0x20);
+    *vb = _mm256_permute2f128_pd(lo, hi, 0x31);
+}
+
+static inline AVX_INLINE void store_quads(double *v, size_t p, __m256d va, __m256d vb)
+{
+    _mm256_storeu_pd(v + p, _mm256_permute2f128_pd(va, vb, 0x20));
+    _mm256_storeu_pd(v + p + 4, _mm256_permute2f128_pd(va, vb, 0x31));
+}
+
+/* Links a_k, a_k + 2 for k in [i, i + 4), a_k = a, a + 1, a + 4, a + 5, ... */
+static inline AVX_INLINE void quads4(struct solver_batch *b, const double *w,
+                                     const struct batch_run *r, uint32_t i, int xpbd, int dims)
+{
+    const size_t p = (size_t)r->a + 2 * (size_t)i, j = r->j + i;
+    struct lanes l;
+    load_quads(b->px, p, &l.xa, &l.xb);
+    load_quads(b->py, p, &l.ya, &l.yb);
+    if (dims == 3)
+        load_quads(b->pz, p, &l.za, &l.zb);
+    load_quads(w, p, &l.wa, &l.wb);
+    l.rest = _mm256_loadu_pd(b->rest + j);
+    l.param = _mm256_loadu_pd(b->param + j);
+    if (xpbd)
+        l.lambda = _mm256_loadu_pd(b->lambda + j);
+    solve(&l, xpbd, dims, 0);
+    if (xpbd)
+        _mm256_storeu_pd(b->lambda + j, l.lambda);
+    store_quads(b->px, p, l.xa, l.xb);
+    store_quads(b->py, p, l.ya, l.yb);
+    if (dims == 3)
+        store_quads(b->pz, p, l.za, l.zb);
+}
+
+/* Points p, p + 2, p + 4, p + 6 in lanes 0, 2, 1, 3; the masked loads do not read the points
+ * between (another member may be moving them). */
+static inline AVX_INLINE __m256d load_even(const double *v, size_t p)
+{
+    const __m256i mask = _mm256_set_epi64x(0, -1, 0, -1);
+    return _mm256_unpacklo_pd(_mm256_maskload_pd(v + p, mask), _mm256_maskload_pd(v + p + 4, mask));
+}
+
+static inline AVX_INLINE void store_even(double *v, size_t p, __m256d x)
+{
+    const __m128d lo = _mm256_castpd256_pd128(x), hi = _mm256_extractf128_pd(x, 1);
+    _mm_store_sd(v + p, lo);
+    _mm_storeh_pd(v + p + 4, lo);
+    _mm_store_sd(v + p + 2, hi);
+    _mm_storeh_pd(v + p + 6, hi);
+}
+
+/* Links a + 2k, a + 2k + off for k in [i, i + 4). */
+static inline AVX_INLINE void even4(struct solver_batch *b, const double *w,
+                                    const struct batch_run *r, uint32_t i, int xpbd, int dims)
+{
+    const size_t a = (size_t)r->a + 2 * (size_t)i, bi = (size_t)((int64_t)a + r->off);
+    const size_t j = r->j + i;
+    struct lanes l;
+    l.xa = load_even(b->px, a);
+    l.ya = load_even(b->py, a);
+    l.xb = load_even(b->px, bi);
+    l.yb = load_even(b->py, bi);
+    if (dims == 3) {
+        l.za = load_even(b->pz, a);
+        l.zb = load_even(b->pz, bi);
+    }
+    l.wa = load_even(w, a);
+    l.wb = load_even(w, bi);
+    l.rest = load_permuted(b->rest + j);
+    l.param = load_permuted(b->param + j);
+    if (xpbd)
+        l.lambda = load_permuted(b->lambda + j);
+    solve(&l, xpbd, dims, 0);
+    if (xpbd)
+        _mm256_storeu_pd(b->lambda + j, _mm256_permute4x64_pd(l.lambda, PAIRS_ORDER));
+    store_even(b->px, a, l.xa);
+    store_even(b->py, a, l.ya);
+    store_even(b->px, bi, l.xb);
+    store_even(b->py, bi, l.yb);
+    if (dims == 3) {
+        store_even(b->pz, a, l.za);
+        store_even(b->pz, bi, l.zb);
+    }
+}
+
 static inline AVX_INLINE __m256d gather(const double *v, const uint32_t p[4])
 {
     return _mm256_set_pd(v[p[3]], v[p[2]], v[p[1]], v[p[0]]);
@@ -228,6 +321,12 @@ static inline AVX_INLINE void listed4(struct solver_batch *b, const double *w, s
         else if (r->kind == RUN_PAIRS)                                                             \
             for (; i + 4 <= r->n; i += 4)                                                          \
                 pairs4(b, inv_mass, r, i, xpbd, dims);                                             \
+        else if (r->kind == RUN_QUADS)                                                             \
+            for (; i + 4 <= r->n; i += 4)                                                          \
+                quads4(b, inv_mass, r, i, xpbd, dims);                                             \
+        else if (r->kind == RUN_EVEN)                                                              \
+            for (; i + 4 <= r->n; i += 4)                                                          \
+                even4(b, inv_mass, r, i, xpbd, dims);                                              \
         else                                                                                       \
             for (; i + 4 <= r->n; i += 4)                                                          \
                 listed4(b, inv_mass, r->j + i, xpbd, dims);                                        \
