@@ -519,9 +519,12 @@ void events_boundary(struct events *e, struct state *s)
 {
     log_breaks(e, s);
     const size_t first = e->next;
+    const int reeling = e->nreels > 0;
     while (e->next < e->m->nevents && e->m->events[e->next].step <= s->step)
         apply(e, s, &e->m->events[e->next++]);
     advance_reels(e, s);
+    if (reeling || e->next > first) /* links, pins or masses may have changed */
+        solver_links_changed(s);
     /* Cuts, releases, pins and drags change which points are free and which links live: the
      * direct projection sorts its bodies again. */
     if (s->direct && e->next > first)

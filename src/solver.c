@@ -162,8 +162,16 @@ static void break_links(const struct model *m, struct state *s)
     }
     if (s->nbroke > 0)
         s->work->tether_stale = 1;
+    if (s->nbroke > 0)
+        solver_links_changed(s);
     if (s->nbroke > 0 && s->direct) /* the topology changed: components and orders with it */
         direct_analyse(s->direct, m, s->alive);
+}
+
+void solver_links_changed(struct state *s)
+{
+    if (s->work->batch)
+        s->work->batch->stale = 1;
 }
 
 void solver_step(const struct model *m, struct state *s)

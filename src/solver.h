@@ -12,6 +12,11 @@
  * s->broke[0..s->nbroke) lists the links that broke in this step. */
 void solver_step(const struct model *m, struct state *s);
 
+/* To be called after changing, between steps, a link's ends, rest length, stiffness,
+ * compliance or kind, a point's inverse mass or s->alive (events do; breaks in solver_step
+ * do it themselves): the batched kernel keeps the links it gathered until then. */
+void solver_links_changed(struct state *s);
+
 /* Index of the first point whose position is non-finite or beyond SOLVER_ABSURD metres,
  * or -1 when every position is usable. */
 #define SOLVER_ABSURD 1e12

@@ -117,6 +117,7 @@ int batch_prepare(const struct model *m, struct solver_work *w)
     if (!b)
         return -1;
     w->batch = b;
+    b->stale = 1;
     const size_t n = m->nlinks;
     const size_t nbatches = m->order == ORDER_COLORED ? w->ncolors : 1;
     b->ends = alloc_array(n, sizeof *b->ends);
@@ -331,6 +332,11 @@ void batch_gather(const struct model *m, struct state *s)
 {
     struct solver_batch *b = s->work->batch;
     const struct constraint_ctx cx = constraint_ctx_make(m);
+    if (!b->stale && b->gathered == m && b->inv_h2 == cx.inv_h2)
+        return; /* about 5 instructions a projection saved on a cloth at 20 iterations */
+    b->stale = 0;
+    b->gathered = m;
+    b->inv_h2 = cx.inv_h2;
     int same = 1;
     b->n = 0;
     if (m->order == ORDER_COLORED) {

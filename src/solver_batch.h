@@ -58,7 +58,12 @@ struct batch_run {
 };
 
 struct solver_batch {
-    size_t n;                /* links gathered this step: live, with a movable end */
+    /* What the last gather was made for: it stands until solver_links_changed sets stale or
+     * the step runs on another model or step length. */
+    int stale;                    /* 1: gather again before the next step */
+    const struct model *gathered; /* the model gathered from */
+    double inv_h2;                /* its substeps^2 / dt^2 (xpbd's parameters) */
+    size_t n;                     /* links gathered: live, with a movable end */
     struct batch_ends *ends; /* [nlinks] */
     double *rest;            /* [nlinks] m */
     double *param;           /* [nlinks] stiffness (verlet, pbd) or compliance / h^2 (xpbd) */
@@ -103,8 +108,9 @@ int batch_prepare(const struct model *m, struct solver_work *w);
 /* NULL is a no-op. */
 void batch_destroy(struct solver_batch *b);
 
-/* Gathers the live links of m (whose lengths, parameters and ends events may have changed
- * since the last step) in relaxation order. Once a step, before the first substep. */
+/* Gathers the live links of m in relaxation order, with their runs and the team's chunks,
+ * when the links changed since the last gather (solver_links_changed: events, breaks); else
+ * keeps what it has. Once a step, before the first substep. */
 void batch_gather(const struct model *m, struct state *s);
 
 /* Iteration `it` of a substep over the gathered links (the method and 1/h^2 went into the

@@ -181,8 +181,10 @@ START_TEST(test_changed_ends_run_alone)
     ck_assert_ptr_nonnull(simple);
     ck_assert_ptr_nonnull(s);
     for (int k = 0; k < 30; k++) {
-        if (k == 10) /* move a link's end to a point of another rope: links of one colour meet */
+        if (k == 10) { /* move a link's end to a point of another rope: links of one colour meet */
             m->links[3].b = m->links[40].a;
+            solver_links_changed(s);
+        }
         solver_step(m, s);
         solver_step(m, simple);
         ck_assert_int_eq(s->work->batch->parallel, k < 10);

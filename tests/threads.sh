@@ -3,7 +3,8 @@
 # with -j 3 and with the simple kernel write the same trajectory as the default (one thread,
 # batched kernel), under every order; a cloth large enough for the team to share its links
 # (64 x 64 points, 3 threads), and a rope cut by an event (a step after which the team's
-# split no longer holds) included. summary.json differs only in its timing.
+# split no longer holds), reels, a pin and a drag (after which the batched kernel gathers the
+# links again) included. summary.json differs only in its timing.
 . "$top_srcdir/tests/lib.sh"
 
 s=$top_srcdir/scenarios
@@ -33,6 +34,9 @@ for order in forward alternate colored; do
 done
 same "rope-cut, colored" "$s/rope-cut.json" --set solver.order=colored --steps 200
 same "lamp-chain-breaks" "$s/lamp-chain-breaks.json"
+same "grapple (reels, a pin), colored" "$s/grapple.json" --set solver.order=colored --steps 80
+same "ragdoll-platforms (a drag), colored" "$s/ragdoll-platforms.json" --set solver.order=colored \
+    --steps 280
 same "xpbd-hanging-mass" "$s/xpbd-hanging-mass.json" --set solver.order=colored
 
 catena run "$s/hanging-chain.json" -q -o "$tmp/bad" -j 0
