@@ -64,13 +64,13 @@ struct solver_batch {
     const struct model *gathered; /* the model gathered from */
     double inv_h2;                /* its substeps^2 / dt^2 (xpbd's parameters) */
     size_t n;                     /* links gathered: live, with a movable end */
-    struct batch_ends *ends; /* [nlinks] */
-    double *rest;            /* [nlinks] m */
-    double *param;           /* [nlinks] stiffness (verlet, pbd) or compliance / h^2 (xpbd) */
-    double *lambda;          /* [nlinks] xpbd: this substep's multipliers, in gathered order */
-    uint32_t *link;          /* [nlinks] the model's index of each gathered link */
-    size_t nbatches;         /* colours (colored order), else 1 */
-    size_t *start;           /* [nbatches + 1] where each batch starts in the gathered arrays */
+    struct batch_ends *ends;      /* [nlinks] */
+    double *rest;                 /* [nlinks] m */
+    double *param;                /* [nlinks] stiffness (verlet, pbd) or compliance / h^2 (xpbd) */
+    double *lambda;               /* [nlinks] xpbd: this substep's multipliers, in gathered order */
+    uint32_t *link;               /* [nlinks] the model's index of each gathered link */
+    size_t nbatches;              /* colours (colored order), else 1 */
+    size_t *start; /* [nbatches + 1] where each batch starts in the gathered arrays */
 
     /* Two or more threads (solver.threads). */
     int members;              /* team size; 1 without a team */
