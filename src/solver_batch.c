@@ -57,36 +57,95 @@ static int splits(const struct model *m, const struct solver_batch *b)
     return runs > 1;
 }
 
-/* Orders links by (b - a, a): a colour's links of one family then lie in runs. */
+/* Orders links by (owner, b - a, a): a colour's links of one member and one family then lie
+ * in runs. */
 static int cmp_ends(const void *pa, const void *pb)
 {
     const int64_t *x = pa, *y = pb;
-    if (x[0] != y[0])
-        return x[0] < y[0] ? -1 : 1;
-    return (x[1] > y[1]) - (x[1] < y[1]);
+    for (int k = 0; k < 3; k++)
+        if (x[k] != y[k])
+            return x[k] < y[k] ? -1 : 1;
+    return 0;
 }
 
-/* b->order: each colour of w->link_order sorted by (b - a, a), ties by index (any order of
- * one colour gives the same bits). */
-static int sort_colours(const struct model *m, const struct solver_work *w, struct solver_batch *b)
+/* b->order: each colour of w->link_order sorted by (owner of a, b - a, a) (no two links of a
+ * colour tie: they would share a point); any order of one colour gives the same bits. */
+static int sort_colours(const struct model *m, const struct solver_work *w, struct solver_batch *b,
+                        const uint32_t *owner)
 {
-    int64_t *key = alloc_array(3 * m->nlinks, sizeof *key);
+    int64_t *key = alloc_array(4 * m->nlinks, sizeof *key);
     if (!key)
         return -1;
     for (size_t c = 0; c < w->ncolors; c++) {
         const uint32_t first = w->color_start[c], n = w->color_start[c + 1] - first;
         for (uint32_t k = 0; k < n; k++) {
             const struct link *l = &m->links[w->link_order[first + k]];
-            key[3 * k] = (int64_t)l->b - (int64_t)l->a;
-            key[3 * k + 1] = l->a;
-            key[3 * k + 2] = w->link_order[first + k];
+            key[4 * k] = owner ? owner[l->a] : 0;
+            key[4 * k + 1] = (int64_t)l->b - (int64_t)l->a;
+            key[4 * k + 2] = l->a;
+            key[4 * k + 3] = w->link_order[first + k];
         }
-        qsort(key, n, 3 * sizeof *key, cmp_ends);
+        qsort(key, n, 4 * sizeof *key, cmp_ends);
         for (uint32_t k = 0; k < n; k++)
-            b->order[first + k] = (uint32_t)key[3 * k + 2];
+            b->order[first + k] = (uint32_t)key[4 * k + 3];
     }
     free(key);
     return 0;
+}
+
+/* b->pcut for mb parts: where no link crosses from a point below a cut to one at or above it,
+ * the first such cut at or after k npoints / mb, when that leaves no part more than half
+ * again its even share (separate bodies: b->bodies); else the even split, and the few links
+ * across a cut go with their a-end's part. */
+static int choose_point_cuts(const struct model *m, struct solver_batch *b, size_t mb)
+{
+    const size_t np = m->npoints;
+    long *cross = calloc(np + 2, sizeof *cross); /* then: links with min < p <= max */
+    if (!cross)
+        return -1;
+    for (size_t i = 0; i < m->nlinks; i++) {
+        const uint32_t lo = m->links[i].a < m->links[i].b ? m->links[i].a : m->links[i].b;
+        const uint32_t hi = m->links[i].a ^ m->links[i].b ^ lo;
+        cross[lo + 1]++;
+        cross[hi + 1]--;
+    }
+    for (size_t p = 1; p <= np; p++)
+        cross[p] += cross[p - 1];
+    b->pcut[0] = 0;
+    b->pcut[mb] = np;
+    b->bodies = 1;
+    for (size_t k = 1; k < mb; k++) {
+        size_t p = k * np / mb > b->pcut[k - 1] ? k * np / mb : b->pcut[k - 1];
+        while (p < np && cross[p] != 0)
+            p++;
+        b->pcut[k] = p;
+    }
+    for (size_t k = 0; k < mb; k++)
+        if (2 * mb * (b->pcut[k + 1] - b->pcut[k]) > 3 * np + 2 * mb)
+            b->bodies = 0;
+    if (!b->bodies)
+        for (size_t k = 1; k < mb; k++)
+            b->pcut[k] = k * np / mb;
+    free(cross);
+    return 0;
+}
+
+/* Sorts the colours by part (one part without a team). */
+static int order_lanes(const struct model *m, const struct solver_work *w, struct solver_batch *b)
+{
+    if (m->threads < 2)
+        return sort_colours(m, w, b, NULL);
+    uint32_t *owner = alloc_array(m->npoints, sizeof *owner);
+    if (!owner || choose_point_cuts(m, b, b->parts)) {
+        free(owner);
+        return -1;
+    }
+    for (size_t k = 0; k < b->parts; k++)
+        for (size_t p = b->pcut[k]; p < b->pcut[k + 1]; p++)
+            owner[p] = (uint32_t)k;
+    const int rc = sort_colours(m, w, b, owner);
+    free(owner);
+    return rc;
 }
 
 /* The lanes' tables (colored order on a processor with AVX2). */
@@ -100,12 +159,15 @@ static int prepare_lanes(const struct model *m, const struct solver_work *w, str
     /* Each piece (chunk or step) ends at most one run early; a run has at least one link. */
     b->run = alloc_array(m->nlinks + chunk_cap + 1, sizeof *b->run);
     b->piece_run = calloc(chunk_cap + 2, sizeof *b->piece_run);
-    b->npoint_chunks = (m->npoints + BATCH_POINT_CHUNK - 1) / BATCH_POINT_CHUNK;
-    b->soa_group = calloc(b->nbatches + 2, sizeof *b->soa_group);
+    /* A team's job: copies in and out around every iteration's colours of a substep. */
+    b->max_groups = b->nbatches * (size_t)m->iterations + 2;
+    b->soa_group = calloc(b->max_groups, sizeof *b->soa_group);
+    b->parts = (size_t)(m->threads > 1 ? m->threads : 1) * BATCH_PARTS;
+    b->pcut = calloc(b->parts + 1, sizeof *b->pcut);
     if (!b->order || !b->px || !b->py || (m->dims == 3 && !b->pz) || !b->run || !b->piece_run ||
-        !b->soa_group)
+        !b->soa_group || !b->pcut)
         return -1;
-    return sort_colours(m, w, b);
+    return order_lanes(m, w, b);
 }
 
 int batch_prepare(const struct model *m, struct solver_work *w)
@@ -137,7 +199,9 @@ int batch_prepare(const struct model *m, struct solver_work *w)
         return 0;
     /* Colours: at most one short chunk each beyond n / BATCH_CHUNK; runs: one chunk each. */
     const size_t runs = m->threads < 2 ? 0 : (size_t)m->threads * BATCH_RUNS_PER_MEMBER;
-    const size_t chunk_cap = n / BATCH_CHUNK + nbatches + runs + 1;
+    size_t chunk_cap = n / BATCH_CHUNK + nbatches + runs + 1;
+    if (chunk_cap < nbatches * (size_t)m->threads * BATCH_PARTS + 1) /* the lanes: parts */
+        chunk_cap = nbatches * (size_t)m->threads * BATCH_PARTS + 1;
     if (m->order == ORDER_COLORED && b->avx && prepare_lanes(m, w, b, chunk_cap))
         return -1;
     /* Lanes and threads rely on the links' ends as they are now. */
@@ -160,7 +224,8 @@ int batch_prepare(const struct model *m, struct solver_work *w)
     if (!b->cut || !b->part || !b->chunk || !b->group || choose_cuts(m, b))
         return -1;
     /* The lanes' groups: copy in, the colours, copy out. */
-    if (splits(m, b) && !(b->pool = pool_create(b->members, nbatches + 2)))
+    const size_t groups = b->max_groups > nbatches + 2 ? b->max_groups : nbatches + 2;
+    if (splits(m, b) && !(b->pool = pool_create(b->members, groups)))
         return -1;
     return 0;
 }
@@ -188,6 +253,7 @@ void batch_destroy(struct solver_batch *b)
     free(b->run);
     free(b->piece_run);
     free(b->soa_group);
+    free(b->pcut);
     free(b);
 }
 
@@ -210,12 +276,22 @@ static int gather_link(const struct model *m, const struct state *s, struct solv
     return same;
 }
 
-/* The chunks the team hands out this step: each colour cut into pieces of BATCH_CHUNK links,
- * or the non-empty runs. */
+/* The chunks the team hands out this step: each colour cut at its parts (the lanes), or into
+ * pieces of BATCH_CHUNK links, or the non-empty runs. */
 static void make_chunks(const struct model *m, struct solver_batch *b)
 {
     b->nchunks = 0;
-    if (m->order == ORDER_COLORED) {
+    if (b->order) {
+        for (size_t c = 0; c < b->nbatches; c++) {
+            b->group[c] = b->nchunks;
+            size_t j = b->start[c];
+            for (size_t k = 0; k < b->parts; k++) {
+                while (j < b->start[c + 1] && b->ends[j].a < b->pcut[k])
+                    j++;
+                b->chunk[b->nchunks++] = j;
+            }
+        }
+    } else if (m->order == ORDER_COLORED) {
         for (size_t c = 0; c < b->nbatches; c++) {
             b->group[c] = b->nchunks;
             for (size_t j = b->start[c]; j < b->start[c + 1]; j += BATCH_CHUNK)
@@ -551,50 +627,72 @@ static void copy_points(struct solver_batch *b, const struct model *m, struct st
             b->pz[i] = x[i].z;
 }
 
-/* Chunk k of the points copied in or out. */
-static void copy_chunk(struct solver_batch *b, const struct model *m, struct state *s, size_t k,
-                       int out)
-{
-    const size_t begin = k * BATCH_POINT_CHUNK;
-    const size_t end =
-        begin + BATCH_POINT_CHUNK < m->npoints ? begin + BATCH_POINT_CHUNK : m->npoints;
-    copy_points(b, m, s, begin, end, out);
-}
-
 struct relax_job {
     const struct model *m;
     struct state *s;
-    int it;
-    size_t copy_in; /* lanes: chunks of points copied in before the links */
+    int it;       /* the (first) iteration */
+    int nits;     /* the lanes: iterations in the job */
+    int copy_in;  /* the lanes: 1 when the job starts by copying the points in */
+    int copy_out; /* and ends by copying them out */
 };
 
-/* Chunk k of the lanes' job: points copied in, the runs of a chunk of links, points out. */
+/* Part k's iterations of the job: no link of another part touches its points (b->bodies),
+ * so nothing waits for anyone. */
+static void relax_part(struct solver_batch *b, const struct relax_job *job, size_t k)
+{
+    const size_t parts = b->parts;
+    if (job->copy_in)
+        copy_points(b, job->m, job->s, b->pcut[k], b->pcut[k + 1], 0);
+    for (int it = job->it; it < job->it + job->nits; it++)
+        for (size_t c = 0; c < b->nbatches; c++)
+            relax_runs(b, job->m, job->s, it, b->piece_run[c * parts + k],
+                       b->piece_run[c * parts + k + 1]);
+    if (job->copy_out)
+        copy_points(b, job->m, job->s, b->pcut[k], b->pcut[k + 1], 1);
+}
+
+/* Chunk k of the lanes' job: each group has a chunk per part, k % parts, whose points it
+ * copies in (the first group), whose links of one colour of one iteration it relaxes, or
+ * whose points it copies out (the last group). */
 static void relax_lanes_chunk(void *ctx, size_t k)
 {
     const struct relax_job *job = ctx;
     struct solver_batch *b = job->s->work->batch;
-    const size_t p = job->copy_in;
-    if (k < p)
-        copy_chunk(b, job->m, job->s, k, 0);
-    else if (k < p + b->nchunks)
-        relax_runs(b, job->m, job->s, job->it, b->piece_run[k - p], b->piece_run[k - p + 1]);
-    else
-        copy_chunk(b, job->m, job->s, k - p - b->nchunks, 1);
+    const size_t parts = b->parts, part = k % parts;
+    size_t g = k / parts;
+    if (b->bodies && b->hold) {
+        relax_part(b, job, k);
+    } else if (job->copy_in && g == 0) {
+        copy_points(b, job->m, job->s, b->pcut[part], b->pcut[part + 1], 0);
+    } else if ((g -= (size_t)job->copy_in) < (size_t)job->nits * b->nbatches) {
+        const size_t piece = (g % b->nbatches) * parts + part;
+        relax_runs(b, job->m, job->s, job->it + (int)(g / b->nbatches), b->piece_run[piece],
+                   b->piece_run[piece + 1]);
+    } else {
+        copy_points(b, job->m, job->s, b->pcut[part], b->pcut[part + 1], 1);
+    }
 }
 
 /* The colours in runs over the per-coordinate positions, copied in before and out after
- * (only before the first iteration and after the last while b->hold). */
+ * (only before the first iteration and after the last while b->hold). A team then takes a
+ * whole substep as one job, at iteration 0, whose groups are the colours of each iteration
+ * (the waits between them are the only ones), or, for separate bodies, one group in which
+ * each part goes through every iteration of its own bodies. */
 static void relax_lanes(struct solver_batch *b, const struct model *m, struct state *s, int it)
 {
+    const int whole = b->hold && b->nbatches * (size_t)m->iterations + 2 <= b->max_groups;
+    if (b->parallel && whole && it > 0)
+        return; /* iteration 0 did them all */
     const int in = !b->hold || it == 0, out = !b->hold || it == m->iterations - 1;
     if (b->parallel) {
-        struct relax_job job = {m, s, it, in ? b->npoint_chunks : 0};
-        b->soa_group[0] = 0;
-        for (size_t c = 0; c < b->nbatches; c++)
-            b->soa_group[c + 1] = job.copy_in + b->group[c];
-        b->soa_group[b->nbatches + 1] = job.copy_in + b->nchunks;
-        const size_t nchunks = job.copy_in + b->nchunks + (out ? b->npoint_chunks : 0);
-        pool_run(b->pool, nchunks, b->soa_group, b->nbatches + 1 + out, relax_lanes_chunk, &job);
+        struct relax_job job = {m, s, it, whole ? m->iterations : 1, in, out || whole};
+        const size_t parts = b->parts;
+        const size_t ngroups = b->bodies && b->hold ? 1
+                                                    : (size_t)in + (size_t)job.nits * b->nbatches +
+                                                          (size_t)job.copy_out;
+        for (size_t g = 0; g < ngroups; g++)
+            b->soa_group[g] = g * parts;
+        pool_run(b->pool, ngroups * parts, b->soa_group, ngroups, relax_lanes_chunk, &job);
         return;
     }
     if (in)
@@ -619,7 +717,7 @@ void batch_relax(const struct model *m, struct state *s, int it)
     if (b->lanes) {
         relax_lanes(b, m, s, it);
     } else if (b->parallel) {
-        struct relax_job job = {m, s, it, 0};
+        struct relax_job job = {m, s, it, 1, 0, 0};
         pool_run(b->pool, b->nchunks, b->group, m->order == ORDER_COLORED ? b->nbatches : 1,
                  relax_chunk, &job);
     } else if (m->order == ORDER_COLORED) {

@@ -1,15 +1,18 @@
-/* The batched link kernel (solver.kernel "batched", the default): once a step the live links
- * are gathered, in the order they are relaxed, into flat arrays of ends, rest lengths and
- * parameters; each iteration then runs a tight loop over them that reads positions and
- * inverse masses straight from the state and the model. Where the processor has AVX2, the
- * colored order goes four links at a time over a copy of the positions held as one array per
- * coordinate, and each colour's links, sorted by (b - a, a), are cut into runs whose ends
- * follow a pattern (a, a + 1, ... or a chain's a, a + 2, ...) that whole vectors load. The
- * projections and their order are those of constraint_distance.c (the simple kernel), operation for
- * operation, so both give the same bits. Under the colored order the links of one colour touch
- * disjoint points, so the loop over a colour has no dependency from one link to the next (the
- * processor overlaps them) and solver.threads members can share it; under the forward and alternate
- * orders, members take runs of links that share no point with other runs (independent bodies). */
+/* The batched link kernel (solver.kernel "batched", the default): the live links are gathered,
+ * in the order they are relaxed, into flat arrays of ends, rest lengths and parameters (again
+ * only after events or breaks change them); each iteration then runs a tight loop over them
+ * that reads positions and inverse masses straight from the state and the model. Where the
+ * processor has AVX2, the colored order goes four links at a time over a copy of the positions
+ * held as one array per coordinate, and each colour's links, sorted by (part, b - a, a), are
+ * cut into runs whose ends follow a pattern (a, a + 1, ... or a chain's a, a + 2, ...) that
+ * whole vectors load. The projections and their order are those of constraint_distance.c (the
+ * simple kernel), operation for operation, so both give the same bits. Under the colored order
+ * the links of one colour touch disjoint points, so the loop over a colour has no dependency
+ * from one link to the next (the processor overlaps them) and solver.threads members can share
+ * it: with the lanes each member keeps to its own parts (bands of points) and, when nothing
+ * but links moves the points, a substep is one job whose only waits are between colours, or
+ * none for separate bodies, each part going through every iteration alone. Under the forward
+ * and alternate orders, members take runs of links that share no point with other runs. */
 #ifndef CATENA_SOLVER_BATCH_H
 #define CATENA_SOLVER_BATCH_H
 
@@ -32,8 +35,10 @@ struct solver_work;
 /* Runs of independent links the forward and alternate orders are cut into, per member. */
 #define BATCH_RUNS_PER_MEMBER 4
 
-/* Points a member copies in or out of the per-coordinate arrays as one chunk. */
-#define BATCH_POINT_CHUNK 8192
+/* The lanes: parts of the points per member of a team. A member takes its own parts first and
+ * then whatever is left of the others', so that one the system leaves waiting for a while
+ * holds up at most one part. */
+#define BATCH_PARTS 4
 
 /* A run shorter than this goes with the listed links. */
 #define BATCH_RUN_MIN 4
@@ -95,8 +100,14 @@ struct solver_batch {
     struct batch_run *run; /* [run_cap] this step's runs, in gathered order */
     size_t nrun;           /* runs this step */
     size_t *piece_run;     /* [chunk_cap + 1] each chunk's first run (without a team: [2]) */
-    size_t npoint_chunks;  /* a team: chunks of points copied in (and as many out) */
-    size_t *soa_group;     /* [nbatches + 2] a team's groups: copy in, colours, copy out */
+    size_t parts;          /* a team: members * BATCH_PARTS, the chunks of each group */
+    size_t *pcut;          /* [parts + 1] part k: points [pcut[k], pcut[k + 1]), copied in
+                              and out and relaxed (the links whose a-end is one of them: each
+                              colour is sorted by part first) as one chunk */
+    int bodies;            /* 1: no link joins two parts' points (separate bodies) */
+    size_t max_groups;     /* groups a job of the team may have */
+    size_t *soa_group;     /* [max_groups] a team's groups: copy in, (iteration,) colours,
+                              copy out */
     int hold;              /* 1: no other family or collision reads the positions between
                               iterations, so they are copied in and out once a substep */
 };

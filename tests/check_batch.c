@@ -236,6 +236,80 @@ START_TEST(test_runs_cover_kinds)
 }
 END_TEST
 
+/* Sixteen separate ropes in 2D and nothing but links: the team's parts hold whole ropes
+ * (b->bodies), so each member goes through every iteration of its own parts without
+ * waiting. One rope breaks. */
+static struct model *ropes(enum solver_method method)
+{
+    struct model *m = model_create();
+    ck_assert_ptr_nonnull(m);
+    m->dims = 2;
+    m->dt = 1.0 / 60;
+    m->substeps = 2;
+    m->iterations = 7;
+    m->method = method;
+    m->order = ORDER_COLORED;
+    for (int r = 0; r < 16; r++) {
+        struct rope_def d = build_rope_def();
+        char name[8];
+        snprintf(name, sizeof name, "r%d", r);
+        d.name = name;
+        d.from = v3(0.3 * r, 1.0, 0);
+        d.to = v3(0.3 * r + 1.0, 0.8, 0);
+        d.segments = 20;
+        d.compliance = method == METHOD_XPBD ? 1e-5 : 0.0;
+        const size_t first = m->npoints;
+        ck_assert_int_ge(build_rope(m, &d, m->gravity), 0);
+        model_add_pin(m, (uint32_t)first, m->x0[first]);
+        if (r == 5)
+            m->links[m->nlinks - 20].break_stretch = 1.0001; /* its top link */
+    }
+    return m;
+}
+
+/* How a team shares the lanes, each against the simple kernel: separate ropes in one job per
+ * substep without waits (b->bodies); the cloth in one job per substep with a wait between
+ * colours; the cloth again after its iterations grow beyond what one job holds (an event's
+ * solver.iterations), one job per iteration. Loop index: method. */
+START_TEST(test_team_modes)
+{
+    if (!batch_avx_usable())
+        return;
+    const enum solver_method method = (enum solver_method)_i;
+    for (int shape = 0; shape < 3; shape++) {
+        struct model *m = shape == 0 ? ropes(method) : scene(3, method, ORDER_COLORED);
+        m->kernel = KERNEL_SIMPLE;
+        struct state *ref = state_create(m);
+        m->kernel = KERNEL_BATCHED;
+        for (int threads = 2; threads <= 3; threads++) {
+            m->threads = threads;
+            m->iterations = 7;
+            struct state *s = make_state(m, 1);
+            for (int k = 0; k < 40; k++) {
+                if (shape == 2 && k == 20)
+                    m->iterations = 40;
+                if (threads == 2)
+                    solver_step(m, ref);
+                solver_step(m, s);
+                const struct solver_batch *b = s->work->batch;
+                ck_assert(b->parallel && b->lanes && b->hold);
+                ck_assert_int_eq(b->bodies, shape == 0);
+            }
+            size_t broken = 0;
+            for (size_t i = 0; i < m->nlinks; i++)
+                broken += !s->alive[i];
+            ck_assert_msg(broken > 0, "links broke");
+            char what[64];
+            snprintf(what, sizeof what, "shape %d, threads %d", shape, threads);
+            assert_same(m, ref, s, what);
+            state_destroy(s);
+        }
+        state_destroy(ref);
+        model_destroy(m);
+    }
+}
+END_TEST
+
 /* The four-wide lanes run where the processor has AVX (otherwise nothing to compare). */
 START_TEST(test_lanes_run)
 {
@@ -259,6 +333,7 @@ static Suite *batch_suite(void)
 #if CATENA_BATCH_AVX
     tcase_add_test(tc, test_lanes_run);
     tcase_add_test(tc, test_runs_cover_kinds);
+    tcase_add_loop_test(tc, test_team_modes, 0, 3);
 #endif
     suite_add_tcase(s, tc);
     return s;
