@@ -24,9 +24,11 @@
 
 /* About 10 microseconds of spinning before yielding, and as many yields before sleeping:
  * long spins cost far more than they save when the machine has fewer free cores than the
- * team has members. */
+ * team has members. Within a job, a member waiting for a group yields only a few times
+ * before it sleeps. */
 #define POOL_SPINS 200
 #define POOL_YIELDS 200
+#define POOL_WAIT_YIELDS 8
 
 /* entry: job number << 32 | CLOSED | members registered */
 #define POOL_CLOSED 0x80000000u
@@ -44,6 +46,7 @@ struct solver_pool {
     pthread_t *threads;          /* [n - 1] */
     struct pool_event start;     /* a job is posted (or quit) */
     struct pool_event finish;    /* the last chunk of a job is done */
+    struct pool_event advance;   /* the last chunk of a group is done (for sleeping waiters) */
     atomic_uint_least64_t entry; /* the current job, see above */
     size_t max_groups;           /* groups a job may have */
     atomic_size_t *taken;        /* [max_groups * n]: chunks taken of share s of group g */
@@ -144,12 +147,42 @@ static void share(const struct solver_pool *p, size_t g, int s, size_t *first, s
     *last = begin + (end - begin) * (size_t)(s + 1) / (size_t)p->n;
 }
 
-/* Waits until `need` chunks are done: the groups before the chunk about to run. Short: the
- * chunks it waits for are already being run. */
+/* Waits until `need` chunks are done: the groups before the chunk about to run. Usually
+ * short, the chunks it waits for being run already; but when the system has taken the core of
+ * the member running one of them, spinning or yielding would only keep that member waiting
+ * longer (and burn a core other jobs could use): after a short spin the waiter sleeps until
+ * the group is done. The signaller counts the chunk done before it looks for sleepers and the
+ * waiter registers before it looks at the count (both sequentially consistent), so one of the
+ * two sees the other. */
 static void wait_done(struct solver_pool *p, size_t need)
 {
-    for (unsigned i = 0; atomic_load(&p->done) < need; i++)
+    for (unsigned i = 0; i < POOL_SPINS + POOL_WAIT_YIELDS; i++) {
+        if (atomic_load(&p->done) >= need)
+            return;
         backoff(i);
+    }
+    struct pool_event *e = &p->advance;
+    pthread_mutex_lock(&e->mu);
+    atomic_fetch_add(&e->sleepers, 1);
+    while (atomic_load(&p->done) < need)
+        pthread_cond_wait(&e->cv, &e->mu);
+    atomic_fetch_sub(&e->sleepers, 1);
+    pthread_mutex_unlock(&e->mu);
+}
+
+/* One more chunk of group g is done: wakes whoever sleeps on the group's end, and the caller
+ * at the job's. */
+static void count_done(struct solver_pool *p, size_t g)
+{
+    const size_t done = atomic_fetch_add(&p->done, 1) + 1;
+    const size_t end = g + 1 < p->ngroups ? p->group_start[g + 1] : p->nchunks;
+    if (done == end && atomic_load(&p->advance.sleepers) > 0) {
+        pthread_mutex_lock(&p->advance.mu);
+        pthread_cond_broadcast(&p->advance.cv);
+        pthread_mutex_unlock(&p->advance.mu);
+    }
+    if (done == p->nchunks)
+        event_signal(&p->finish);
 }
 
 /* Member `self` works through the job group by group: its own share, then the others', each
@@ -169,8 +202,7 @@ static void take_chunks(struct solver_pool *p, int self)
                     waited = 1;
                 }
                 p->run(p->ctx, k);
-                if (atomic_fetch_add(&p->done, 1) + 1 == p->nchunks)
-                    event_signal(&p->finish);
+                count_done(p, g);
             }
         }
     }
@@ -215,10 +247,14 @@ struct solver_pool *pool_create(int n, size_t max_groups)
         events = 1;
         if (!event_init(&p->finish))
             events = 2;
+        if (events == 2 && !event_init(&p->advance))
+            events = 3;
     }
-    if (events < 2) {
+    if (events < 3) {
         if (events)
             event_destroy(&p->start);
+        if (events > 1)
+            event_destroy(&p->finish);
         free(p->threads);
         free(p->taken);
         free(p->group_start);
@@ -253,6 +289,7 @@ void pool_destroy(struct solver_pool *p)
         pthread_join(p->threads[i - 1], NULL);
     event_destroy(&p->start);
     event_destroy(&p->finish);
+    event_destroy(&p->advance);
     free(p->threads);
     free(p->taken);
     free(p->group_start);
