@@ -36,6 +36,16 @@ struct lanes {
     __m256d tether; /* all ones in the lanes that are tethers */
 };
 
+/* The arrays a kernel reads and writes, copied out of the batch once per run so that the
+ * compiler keeps them in registers (stores through them could otherwise change the batch's
+ * own fields, which it would then read again for every four links). */
+struct soa {
+    double *px, *py, *pz;
+    const double *w; /* inverse masses */
+    const double *rest, *param;
+    double *lambda;
+};
+
 /* The projection of four links; xpbd, dims and tethers are constants in each caller. New
  * positions go back into l, the new multipliers into l->lambda. */
 static inline AVX_INLINE void solve(struct lanes *l, int xpbd, int dims, int tethers)
@@ -86,11 +96,12 @@ static inline AVX_INLINE void solve(struct lanes *l, int xpbd, int dims, int tet
     }
 }
 
-/* Links a + k, a + k + off for k in [i, i + 4). */
-static inline AVX_INLINE void stride4(struct solver_batch *b, const double *w,
-                                      const struct batch_run *r, uint32_t i, int xpbd, int dims)
+/* Links a + k, a + k + off for k in [0, 4), gathered from j on. */
+static inline AVX_INLINE void stride4(const struct soa *b, size_t a, int64_t off, size_t j,
+                                      int xpbd, int dims)
 {
-    const size_t a = (size_t)r->a + i, bi = (size_t)((int64_t)a + r->off), j = r->j + i;
+    const size_t bi = (size_t)((int64_t)a + off);
+    const double *w = b->w;
     struct lanes l;
     l.xa = _mm256_loadu_pd(b->px + a);
     l.ya = _mm256_loadu_pd(b->py + a);
@@ -139,11 +150,10 @@ static inline AVX_INLINE __m256d load_permuted(const double *v)
     return _mm256_permute4x64_pd(_mm256_loadu_pd(v), PAIRS_ORDER);
 }
 
-/* Links a + 2k, a + 2k + 1 for k in [i, i + 4). */
-static inline AVX_INLINE void pairs4(struct solver_batch *b, const double *w,
-                                     const struct batch_run *r, uint32_t i, int xpbd, int dims)
+/* Links p + 2k, p + 2k + 1 for k in [0, 4), gathered from j on. */
+static inline AVX_INLINE void pairs4(const struct soa *b, size_t p, size_t j, int xpbd, int dims)
 {
-    const size_t p = (size_t)r->a + 2 * (size_t)i, j = r->j + i;
+    const double *w = b->w;
     struct lanes l;
     load_pairs(b->px, p, &l.xa, &l.xb);
     load_pairs(b->py, p, &l.ya, &l.yb);
@@ -178,11 +188,10 @@ static inline AVX_INLINE void store_quads(double *v, size_t p, __m256d va, __m25
     _mm256_storeu_pd(v + p + 4, _mm256_permute2f128_pd(va, vb, 0x31));
 }
 
-/* Links a_k, a_k + 2 for k in [i, i + 4), a_k = a, a + 1, a + 4, a + 5, ... */
-static inline AVX_INLINE void quads4(struct solver_batch *b, const double *w,
-                                     const struct batch_run *r, uint32_t i, int xpbd, int dims)
+/* Links a_k, a_k + 2 for k in [0, 4), a_k = p, p + 1, p + 4, p + 5, gathered from j on. */
+static inline AVX_INLINE void quads4(const struct soa *b, size_t p, size_t j, int xpbd, int dims)
 {
-    const size_t p = (size_t)r->a + 2 * (size_t)i, j = r->j + i;
+    const double *w = b->w;
     struct lanes l;
     load_quads(b->px, p, &l.xa, &l.xb);
     load_quads(b->py, p, &l.ya, &l.yb);
@@ -219,12 +228,12 @@ static inline AVX_INLINE void store_even(double *v, size_t p, __m256d x)
     _mm_storeh_pd(v + p + 6, hi);
 }
 
-/* Links a + 2k, a + 2k + off for k in [i, i + 4). */
-static inline AVX_INLINE void even4(struct solver_batch *b, const double *w,
-                                    const struct batch_run *r, uint32_t i, int xpbd, int dims)
+/* Links a + 2k, a + 2k + off for k in [0, 4), gathered from j on. */
+static inline AVX_INLINE void even4(const struct soa *b, size_t a, int64_t off, size_t j, int xpbd,
+                                    int dims)
 {
-    const size_t a = (size_t)r->a + 2 * (size_t)i, bi = (size_t)((int64_t)a + r->off);
-    const size_t j = r->j + i;
+    const size_t bi = (size_t)((int64_t)a + off);
+    const double *w = b->w;
     struct lanes l;
     l.xa = load_even(b->px, a);
     l.ya = load_even(b->py, a);
@@ -267,11 +276,11 @@ static inline AVX_INLINE void scatter(double *v, const uint32_t p[4], __m256d x)
     _mm_storeh_pd(v + p[3], hi);
 }
 
-/* Gathered links j..j+3, from their listed ends. */
-static inline AVX_INLINE void listed4(struct solver_batch *b, const double *w, size_t j, int xpbd,
-                                      int dims)
+/* Gathered links j..j+3, from their listed ends e[0..3]. */
+static inline AVX_INLINE void listed4(const struct soa *b, const struct batch_ends *e, size_t j,
+                                      int xpbd, int dims)
 {
-    const struct batch_ends *e = &b->ends[j];
+    const double *w = b->w;
     const uint32_t pa[4] = {e[0].a, e[1].a, e[2].a, e[3].a};
     const uint32_t pb[4] = {e[0].b & ~BATCH_TETHER, e[1].b & ~BATCH_TETHER, e[2].b & ~BATCH_TETHER,
                             e[3].b & ~BATCH_TETHER};
@@ -314,22 +323,25 @@ static inline AVX_INLINE void listed4(struct solver_batch *b, const double *w, s
 #define BATCH_AVX_KERNEL(name, xpbd, dims)                                                         \
     AVX size_t name(struct solver_batch *b, const double *inv_mass, const struct batch_run *r)     \
     {                                                                                              \
-        uint32_t i = 0;                                                                            \
+        const struct soa c = {b->px, b->py, b->pz, inv_mass, b->rest, b->param, b->lambda};        \
+        const size_t a = r->a, j = r->j, n = r->n;                                                 \
+        const int64_t off = r->off;                                                                \
+        size_t i = 0;                                                                              \
         if (r->kind == RUN_STRIDE)                                                                 \
-            for (; i + 4 <= r->n; i += 4)                                                          \
-                stride4(b, inv_mass, r, i, xpbd, dims);                                            \
+            for (; i + 4 <= n; i += 4)                                                             \
+                stride4(&c, a + i, off, j + i, xpbd, dims);                                        \
         else if (r->kind == RUN_PAIRS)                                                             \
-            for (; i + 4 <= r->n; i += 4)                                                          \
-                pairs4(b, inv_mass, r, i, xpbd, dims);                                             \
+            for (; i + 4 <= n; i += 4)                                                             \
+                pairs4(&c, a + 2 * i, j + i, xpbd, dims);                                          \
         else if (r->kind == RUN_QUADS)                                                             \
-            for (; i + 4 <= r->n; i += 4)                                                          \
-                quads4(b, inv_mass, r, i, xpbd, dims);                                             \
+            for (; i + 4 <= n; i += 4)                                                             \
+                quads4(&c, a + 2 * i, j + i, xpbd, dims);                                          \
         else if (r->kind == RUN_EVEN)                                                              \
-            for (; i + 4 <= r->n; i += 4)                                                          \
-                even4(b, inv_mass, r, i, xpbd, dims);                                              \
+            for (; i + 4 <= n; i += 4)                                                             \
+                even4(&c, a + 2 * i, off, j + i, xpbd, dims);                                      \
         else                                                                                       \
-            for (; i + 4 <= r->n; i += 4)                                                          \
-                listed4(b, inv_mass, r->j + i, xpbd, dims);                                        \
+            for (; i + 4 <= n; i += 4)                                                             \
+                listed4(&c, b->ends + j + i, j + i, xpbd, dims);                                   \
         return i;                                                                                  \
     }
 
