@@ -534,56 +534,22 @@ static void relax_span(struct solver_batch *b, const struct model *m, struct sta
             s->link_lambda[b->link[j]] = b->lambda[j];
 }
 
-/* One projection over the per-coordinate positions, as project_stiff or project_xpbd does it
- * (the lanes' leftovers: fewer than four links at the end of a run). */
-static void soa_project(struct solver_batch *b, const struct model *m, size_t j)
-{
-    const uint32_t a = b->ends[j].a, bi = b->ends[j].b & ~BATCH_TETHER;
-    double *px = b->px, *py = b->py, *pz = b->pz;
-    const int dims = m->dims;
-    const double dx = px[bi] - px[a], dy = py[bi] - py[a];
-    const double dz = dims == 3 ? pz[bi] - pz[a] : 0.0;
-    const double len = sqrt(dx * dx + dy * dy + dz * dz);
-    if (len == 0.0 || ((b->ends[j].b & BATCH_TETHER) && len <= b->rest[j]))
-        return;
-    const double wa = m->inv_mass[a], wb = m->inv_mass[bi];
-    double r;
-    if (m->method == METHOD_XPBD) {
-        const double at = b->param[j];
-        const double dl = (-(len - b->rest[j]) - at * b->lambda[j]) / ((wa + wb) + at);
-        b->lambda[j] += dl;
-        r = dl / len;
-    } else {
-        r = -(b->param[j] * (len - b->rest[j])) / ((wa + wb) * len);
-    }
-    const double cx = dx * -r, cy = dy * -r, cz = dz * -r;
-    if (wa != 0.0) {
-        px[a] += cx * wa;
-        py[a] += cy * wa;
-        if (dims == 3)
-            pz[a] += cz * wa;
-    }
-    if (wb != 0.0) {
-        px[bi] -= cx * wb;
-        py[bi] -= cy * wb;
-        if (dims == 3)
-            pz[bi] -= cz * wb;
-    }
-}
-
-/* Links of run r four at a time; returns how many. */
-static size_t lanes_run(struct solver_batch *b, const struct model *m, const struct batch_run *r)
+/* The links of run r, four at a time and the last few one by one. */
+static void lanes_run(struct solver_batch *b, const struct model *m, const struct batch_run *r)
 {
 #if CATENA_BATCH_AVX
-    if (m->method == METHOD_XPBD)
-        return m->dims == 3 ? batch_avx_xpbd3(b, m->inv_mass, r)
-                            : batch_avx_xpbd2(b, m->inv_mass, r);
-    return m->dims == 3 ? batch_avx_stiff3(b, m->inv_mass, r) : batch_avx_stiff2(b, m->inv_mass, r);
+    if (m->method == METHOD_XPBD && m->dims == 3)
+        batch_avx_xpbd3(b, m->inv_mass, r);
+    else if (m->method == METHOD_XPBD)
+        batch_avx_xpbd2(b, m->inv_mass, r);
+    else if (m->dims == 3)
+        batch_avx_stiff3(b, m->inv_mass, r);
+    else
+        batch_avx_stiff2(b, m->inv_mass, r);
 #else
     (void)b;
     (void)m;
     (void)r;
-    return 0;
 #endif
 }
 
@@ -596,8 +562,7 @@ static void relax_runs(struct solver_batch *b, const struct model *m, struct sta
         const struct batch_run *r = &b->run[k];
         if (xpbd && it == 0)
             memset(b->lambda + r->j, 0, r->n * sizeof *b->lambda);
-        for (size_t i = lanes_run(b, m, r); i < r->n; i++)
-            soa_project(b, m, r->j + i);
+        lanes_run(b, m, r);
         if (xpbd && it == m->iterations - 1)
             for (size_t j = r->j; j < r->j + r->n; j++)
                 s->link_lambda[b->link[j]] = b->lambda[j];

@@ -130,15 +130,15 @@ void batch_gather(const struct model *m, struct state *s);
 void batch_relax(const struct model *m, struct state *s, int it);
 
 /* solver_batch_avx.c, on x86 with GCC or Clang: whether this processor runs AVX2, and the
- * kernels over run r (b->px, b->py and, in 3D, b->pz), four links at a time, which return how
- * many links they did (a multiple of four; the caller does the rest). */
+ * kernels that relax run r over b->px, b->py and, in 3D, b->pz: four links at a time, then
+ * the last few (fewer than four) one by one. */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define CATENA_BATCH_AVX 1
 int batch_avx_usable(void);
-size_t batch_avx_stiff2(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
-size_t batch_avx_stiff3(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
-size_t batch_avx_xpbd2(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
-size_t batch_avx_xpbd3(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
+void batch_avx_stiff2(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
+void batch_avx_stiff3(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
+void batch_avx_xpbd2(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
+void batch_avx_xpbd3(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
 #else
 #define CATENA_BATCH_AVX 0
 #endif

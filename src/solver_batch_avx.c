@@ -16,6 +16,7 @@
 
 #if CATENA_BATCH_AVX
 #include <immintrin.h>
+#include <math.h>
 
 #define AVX __attribute__((target("avx2")))
 #define AVX_INLINE __attribute__((target("avx2"), always_inline))
@@ -320,8 +321,45 @@ static inline AVX_INLINE void listed4(const struct soa *b, const struct batch_en
     }
 }
 
+/* Link j of the run alone (the last few, fewer than four), as project_stiff or project_xpbd in
+ * solver_batch.c does it, with plain doubles: xpbd and dims are constants here, so none of the
+ * simple kernel's choices is left to make at run time. */
+static inline AVX_INLINE void project1(const struct soa *b, const struct batch_ends *e, size_t j,
+                                       int xpbd, int dims)
+{
+    const uint32_t a = e->a, bi = e->b & ~BATCH_TETHER;
+    const double dx = b->px[bi] - b->px[a], dy = b->py[bi] - b->py[a];
+    const double dz = dims == 3 ? b->pz[bi] - b->pz[a] : 0.0;
+    const double len = sqrt(dx * dx + dy * dy + dz * dz);
+    if (len == 0.0 || ((e->b & BATCH_TETHER) && len <= b->rest[j]))
+        return;
+    const double wa = b->w[a], wb = b->w[bi];
+    double r;
+    if (xpbd) {
+        const double at = b->param[j];
+        const double dl = (-(len - b->rest[j]) - at * b->lambda[j]) / ((wa + wb) + at);
+        b->lambda[j] += dl;
+        r = dl / len;
+    } else {
+        r = -(b->param[j] * (len - b->rest[j])) / ((wa + wb) * len);
+    }
+    const double cx = dx * -r, cy = dy * -r, cz = dz * -r;
+    if (wa != 0.0) {
+        b->px[a] += cx * wa;
+        b->py[a] += cy * wa;
+        if (dims == 3)
+            b->pz[a] += cz * wa;
+    }
+    if (wb != 0.0) {
+        b->px[bi] -= cx * wb;
+        b->py[bi] -= cy * wb;
+        if (dims == 3)
+            b->pz[bi] -= cz * wb;
+    }
+}
+
 #define BATCH_AVX_KERNEL(name, xpbd, dims)                                                         \
-    AVX size_t name(struct solver_batch *b, const double *inv_mass, const struct batch_run *r)     \
+    AVX void name(struct solver_batch *b, const double *inv_mass, const struct batch_run *r)       \
     {                                                                                              \
         const struct soa c = {b->px, b->py, b->pz, inv_mass, b->rest, b->param, b->lambda};        \
         const size_t a = r->a, j = r->j, n = r->n;                                                 \
@@ -342,7 +380,8 @@ static inline AVX_INLINE void listed4(const struct soa *b, const struct batch_en
         else                                                                                       \
             for (; i + 4 <= n; i += 4)                                                             \
                 listed4(&c, b->ends + j + i, j + i, xpbd, dims);                                   \
-        return i;                                                                                  \
+        for (; i < n; i++)                                                                         \
+            project1(&c, b->ends + j + i, j + i, xpbd, dims);                                      \
     }
 
 BATCH_AVX_KERNEL(batch_avx_stiff2, 0, 2)
