@@ -291,6 +291,7 @@ struct model {
     size_t nobstacles;
     struct obstacle *obstacles;
     int collide_every; /* collisions on iterations 0, k, 2k, ... and the last */
+    int shock_iterations; /* the last k iterations hold contact points still (0: none) */
     size_t nkeys;
     double *key_t; /* [nkeys] keyframe times, s */
     vec3 *key_x;   /* [nkeys] keyframe positions, m */

@@ -239,6 +239,8 @@ static inline void project_xpbd(struct solver_batch *b, const double *inv_mass, 
     if (len == 0.0 || ((b->ends[j].b & BATCH_TETHER) && len <= b->rest[j]))
         return;
     const double wa = inv_mass[a], wb = inv_mass[bi];
+    if (wa + wb == 0.0) /* both ends held by the contact phase: lambda must stay finite */
+        return;
     const double at = b->param[j];
     const double dl = (-(len - b->rest[j]) - at * b->lambda[j]) / ((wa + wb) + at);
     b->lambda[j] += dl;
@@ -259,20 +261,21 @@ static inline void project_xpbd(struct solver_batch *b, const double *inv_mass, 
 
 /* The links of a colour four at a time where the processor can; returns where the scalar loop
  * takes over. */
-static size_t relax_lanes(struct solver_batch *b, const struct model *m, vec3 *x, size_t begin,
-                          size_t end)
+static size_t relax_lanes(struct solver_batch *b, const struct model *m, const double *inv_mass,
+                          vec3 *x, size_t begin, size_t end)
 {
 #if CATENA_BATCH_AVX
     if (b->lanes && m->order == ORDER_COLORED) {
         if (m->method == METHOD_XPBD)
-            return m->dims == 3 ? batch_avx_xpbd3(b, m->inv_mass, x, begin, end)
-                                : batch_avx_xpbd2(b, m->inv_mass, x, begin, end);
-        return m->dims == 3 ? batch_avx_stiff3(b, m->inv_mass, x, begin, end)
-                            : batch_avx_stiff2(b, m->inv_mass, x, begin, end);
+            return m->dims == 3 ? batch_avx_xpbd3(b, inv_mass, x, begin, end)
+                                : batch_avx_xpbd2(b, inv_mass, x, begin, end);
+        return m->dims == 3 ? batch_avx_stiff3(b, inv_mass, x, begin, end)
+                            : batch_avx_stiff2(b, inv_mass, x, begin, end);
     }
 #else
     (void)b;
     (void)m;
+    (void)inv_mass;
     (void)x;
     (void)end;
 #endif
@@ -282,14 +285,13 @@ static size_t relax_lanes(struct solver_batch *b, const struct model *m, vec3 *x
 /* Gathered links [begin, end) in order, or from end - 1 down. One call site per projection
  * and dimension, so that the compiler inlines them into the loops. */
 static void relax_span(struct solver_batch *b, const struct model *m, struct state *s, int it,
-                       size_t begin, size_t end, int backward)
+                       const double *inv_mass, size_t begin, size_t end, int backward)
 {
-    const double *inv_mass = m->inv_mass;
     vec3 *x = s->x;
     const int xpbd = m->method == METHOD_XPBD;
     if (xpbd && it == 0)
         memset(b->lambda + begin, 0, (end - begin) * sizeof *b->lambda);
-    const size_t from = backward ? begin : relax_lanes(b, m, x, begin, end);
+    const size_t from = backward ? begin : relax_lanes(b, m, inv_mass, x, begin, end);
     const size_t first = backward ? end - 1 : from, stride = backward ? (size_t)-1 : 1;
     if (!xpbd && m->dims == 2)
         for (size_t k = from, j = first; k < end; k++, j += stride)
@@ -312,6 +314,7 @@ struct relax_job {
     const struct model *m;
     struct state *s;
     int it;
+    const double *inv_mass;
 };
 
 /* Chunk k of this step's links, on whichever member took it. */
@@ -320,20 +323,20 @@ static void relax_chunk(void *ctx, size_t k)
     const struct relax_job *job = ctx;
     struct solver_batch *b = job->s->work->batch;
     const int backward = job->m->order == ORDER_ALTERNATE && job->it % 2 == 1;
-    relax_span(b, job->m, job->s, job->it, b->chunk[k], b->chunk[k + 1], backward);
+    relax_span(b, job->m, job->s, job->it, job->inv_mass, b->chunk[k], b->chunk[k + 1], backward);
 }
 
-void batch_relax(const struct model *m, struct state *s, int it)
+void batch_relax(const struct model *m, struct state *s, int it, const double *inv_mass)
 {
     struct solver_batch *b = s->work->batch;
     if (b->parallel) {
-        struct relax_job job = {m, s, it};
+        struct relax_job job = {m, s, it, inv_mass};
         pool_run(b->pool, b->nchunks, b->group, m->order == ORDER_COLORED ? b->nbatches : 1,
                  relax_chunk, &job);
     } else if (m->order == ORDER_COLORED) {
         for (size_t c = 0; c < b->nbatches; c++)
-            relax_span(b, m, s, it, b->start[c], b->start[c + 1], 0);
+            relax_span(b, m, s, it, inv_mass, b->start[c], b->start[c + 1], 0);
     } else {
-        relax_span(b, m, s, it, 0, b->n, m->order == ORDER_ALTERNATE && it % 2 == 1);
+        relax_span(b, m, s, it, inv_mass, 0, b->n, m->order == ORDER_ALTERNATE && it % 2 == 1);
     }
 }

@@ -75,9 +75,10 @@ void batch_destroy(struct solver_batch *b);
 void batch_gather(const struct model *m, struct state *s);
 
 /* Iteration `it` of a substep over the gathered links (the method and 1/h^2 went into the
- * gathered parameters). xpbd: the multipliers start from 0 at iteration 0 and reach
+ * gathered parameters), with the inverse masses inv_mass (m->inv_mass, or the contact phase's,
+ * collide_frozen_masses). xpbd: the multipliers start from 0 at iteration 0 and reach
  * s->link_lambda after the last one. */
-void batch_relax(const struct model *m, struct state *s, int it);
+void batch_relax(const struct model *m, struct state *s, int it, const double *inv_mass);
 
 /* solver_batch_avx.c, on x86 with GCC or Clang: whether this processor runs AVX, and the
  * kernels over links [begin, end) of one colour, four at a time (2D: z is left alone), which

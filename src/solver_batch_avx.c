@@ -86,7 +86,9 @@ static inline AVX_INLINE void project4(struct solver_batch *b, const double *inv
     const __m256d rest = _mm256_loadu_pd(&b->rest[j]);
     const __m256d wa = gather(inv_mass, pa), wb = gather(inv_mass, pb);
     const __m256d c = _mm256_sub_pd(len, rest);
-    __m256d skip = _mm256_cmp_pd(len, zero, _CMP_EQ_OQ);
+    /* Both ends held (the contact phase): the lane's multiplier must not take an infinity. */
+    __m256d skip = _mm256_or_pd(_mm256_cmp_pd(len, zero, _CMP_EQ_OQ),
+                                _mm256_cmp_pd(_mm256_add_pd(wa, wb), zero, _CMP_EQ_OQ));
     if (tether) { /* rare: find which lanes are tethers */
         const __m256d slack = _mm256_cmp_pd(len, rest, _CMP_LE_OQ);
         const __m256d lanes = _mm256_castsi256_pd(
