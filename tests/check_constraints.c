@@ -15,23 +15,7 @@
 #include "solver.h"
 #include "state.h"
 #include "testutil.h"
-
-static struct model *m, *m2;
-static struct state *s, *s2;
-
-static void setup(void)
-{
-    m = m2 = NULL;
-    s = s2 = NULL;
-}
-
-static void teardown(void)
-{
-    state_destroy(s);
-    state_destroy(s2);
-    model_destroy(m);
-    model_destroy(m2);
-}
+#include "testutil_check.h"
 
 static const enum solver_method methods[] = {METHOD_VERLET, METHOD_PBD, METHOD_XPBD};
 static const double PI = 3.14159265358979323846;
@@ -535,7 +519,7 @@ static Suite *constraints_suite(void)
 {
     Suite *su = suite_create("constraints");
     TCase *tc = tcase_create("constraints");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tu_models_setup, tu_models_teardown);
     tcase_add_loop_test(tc, test_momentum_conserved, 0, 3 * NFAMILIES);
     tcase_add_loop_test(tc, test_area_holds_hanging_ring, 0, 3);
     tcase_add_loop_test(tc, test_pressure_inflates, 0, 6);

@@ -14,23 +14,7 @@
 #include "solver_work.h"
 #include "state.h"
 #include "testutil.h"
-
-static struct model *m, *m2;
-static struct state *s, *s2;
-
-static void setup(void)
-{
-    m = m2 = NULL;
-    s = s2 = NULL;
-}
-
-static void teardown(void)
-{
-    state_destroy(s);
-    state_destroy(s2);
-    model_destroy(m);
-    model_destroy(m2);
-}
+#include "testutil_check.h"
 
 static const enum solver_method methods[] = {METHOD_VERLET, METHOD_PBD, METHOD_XPBD};
 
@@ -475,7 +459,7 @@ static Suite *methods_suite(void)
 {
     Suite *su = suite_create("methods");
     TCase *tc = tcase_create("methods");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tu_models_setup, tu_models_teardown);
     tcase_add_test(tc, test_xpbd_hanging_mass);
     tcase_add_test(tc, test_xpbd_chain_substeps);
     tcase_add_loop_test(tc, test_stretch_falls_with_iterations, 0, 2);
@@ -485,7 +469,7 @@ static Suite *methods_suite(void)
     tcase_add_loop_test(tc, test_metrics_values, 0, 3);
     suite_add_tcase(su, tc);
     TCase *co = tcase_create("colored");
-    tcase_add_checked_fixture(co, setup, teardown);
+    tcase_add_checked_fixture(co, tu_models_setup, tu_models_teardown);
     tcase_add_loop_test(co, test_colored_chain_red_black, 0, 3);
     tcase_add_loop_test(co, test_colored_ignores_numbering, 0, 3);
     tcase_add_loop_test(co, test_forward_depends_on_numbering, 0, 3);

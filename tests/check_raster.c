@@ -6,7 +6,6 @@
 #include <check.h>
 #include <dirent.h>
 #include <math.h>
-#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,30 +54,6 @@ static int is(const unsigned char *p, struct raster_color c)
     return p[0] == c.r && p[1] == c.g && p[2] == c.b && p[3] == c.a;
 }
 
-/* Whole image as RGBA through libpng's simplified reader; NULL if it cannot be read. */
-static unsigned char *read_png(const char *name, int *w, int *h)
-{
-    char *path = tu_path(dir, name);
-    png_image img;
-    memset(&img, 0, sizeof img);
-    img.version = PNG_IMAGE_VERSION;
-    unsigned char *buf = NULL;
-    if (png_image_begin_read_from_file(&img, path)) {
-        img.format = PNG_FORMAT_RGBA;
-        buf = malloc(PNG_IMAGE_SIZE(img));
-        if (buf && png_image_finish_read(&img, NULL, buf, 0, NULL)) {
-            *w = (int)img.width;
-            *h = (int)img.height;
-        } else {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    png_image_free(&img);
-    free(path);
-    return buf;
-}
-
 /* Writes r as NAME with opts, reads it back and checks it has r's size. */
 static unsigned char *round_trip(const struct raster *r, const char *name,
                                  const struct png_write_opts *opts)
@@ -86,7 +61,7 @@ static unsigned char *round_trip(const struct raster *r, const char *name,
     struct catena_error err;
     ck_assert_msg(png_write_raster(r, dir, name, opts, &err) == CATENA_OK, "%s", err.msg);
     int w = 0, h = 0;
-    unsigned char *px = read_png(name, &w, &h);
+    unsigned char *px = tu_read_png(dir, name, &w, &h);
     ck_assert_ptr_nonnull(px);
     ck_assert_int_eq(w, r->width);
     ck_assert_int_eq(h, r->height);

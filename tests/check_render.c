@@ -8,7 +8,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <math.h>
-#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,35 +70,11 @@ static struct render_result run_and_render(const struct render_opts *o)
     return res;
 }
 
-/* RGBA pixels of DIR/NAME through libpng's simplified reader; NULL if it cannot be read. */
-static unsigned char *read_png(const char *name, int *w, int *h)
-{
-    char *path = tu_path(dir, name);
-    png_image img;
-    memset(&img, 0, sizeof img);
-    img.version = PNG_IMAGE_VERSION;
-    unsigned char *buf = NULL;
-    if (png_image_begin_read_from_file(&img, path)) {
-        img.format = PNG_FORMAT_RGBA;
-        buf = malloc(PNG_IMAGE_SIZE(img));
-        if (buf && png_image_finish_read(&img, NULL, buf, 0, NULL)) {
-            *w = (int)img.width;
-            *h = (int)img.height;
-        } else {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    png_image_free(&img);
-    free(path);
-    return buf;
-}
-
 static unsigned char *frame(long k, int *w, int *h)
 {
     char name[64];
     snprintf(name, sizeof name, "frames/frame-%06ld.png", k);
-    unsigned char *px = read_png(name, w, h);
+    unsigned char *px = tu_read_png(dir, name, w, h);
     ck_assert_msg(px != NULL, "cannot read %s", name);
     return px;
 }
@@ -704,7 +679,7 @@ START_TEST(test_contact_sheet_size)
     o.sheet = (struct render_sheet_opts){.enabled = 1, .frames = 6, .columns = 3, .width = 300};
     run_and_render(&o);
     int w = 0, h = 0;
-    unsigned char *px = read_png("contact-sheet.png", &w, &h);
+    unsigned char *px = tu_read_png(dir, "contact-sheet.png", &w, &h);
     ck_assert_ptr_nonnull(px);
     ck_assert_int_eq(w, 298);
     ck_assert_int_eq(h, 162);

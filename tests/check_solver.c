@@ -10,24 +10,7 @@
 #include "solver.h"
 #include "state.h"
 #include "testutil.h"
-
-/* Each test builds into these; the fixture frees them even when an assertion fails. */
-static struct model *m, *m2;
-static struct state *s, *s2;
-
-static void setup(void)
-{
-    m = m2 = NULL;
-    s = s2 = NULL;
-}
-
-static void teardown(void)
-{
-    state_destroy(s);
-    state_destroy(s2);
-    model_destroy(m);
-    model_destroy(m2);
-}
+#include "testutil_check.h"
 
 /* x0 + v0 t + g t^2 / 2 */
 static vec3 ballistic(vec3 x0, vec3 v0, vec3 g, double t)
@@ -490,7 +473,7 @@ static Suite *solver_suite(void)
 {
     Suite *su = suite_create("solver");
     TCase *tc = tcase_create("verlet");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tu_models_setup, tu_models_teardown);
     tcase_add_test(tc, test_state_create);
     tcase_add_loop_test(tc, test_free_fall_exact, 0, 2);
     tcase_add_test(tc, test_pendulum_length);

@@ -29,4 +29,8 @@ char *tu_read_file(const char *path, size_t *len);
 /* Joins dir and name into a malloc'd path. */
 char *tu_path(const char *dir, const char *name);
 
+/* The RGBA pixels of DIR/NAME through libpng's simplified reader, its size in *w and *h;
+ * NULL if it cannot be read. The caller frees the pixels. */
+unsigned char *tu_read_png(const char *dir, const char *name, int *w, int *h);
+
 #endif
