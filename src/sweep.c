@@ -17,8 +17,8 @@
 
 #include "config.h"
 #include "fmt_double.h"
+#include "json_out.h"
 #include "model.h"
-#include "outfile.h"
 #include "scenario.h"
 #include "scenario_json.h"
 #include "sweep_internal.h"
@@ -758,18 +758,9 @@ static cJSON *plan_json(const struct sweep_plan *p)
 int sweep_plan_write(const struct sweep_plan *p, const char *dir, struct catena_error *err)
 {
     cJSON *j = plan_json(p);
-    char *text = j ? cJSON_Print(j) : NULL;
+    const int rc = j ? json_out_write(dir, "plan.json", j, err)
+                     : error_set(err, CATENA_EFAIL, "%s/plan.json: out of memory", dir);
     cJSON_Delete(j);
-    if (!text)
-        return error_set(err, CATENA_EFAIL, "%s/plan.json: out of memory", dir);
-    struct outfile f;
-    int rc = outfile_open(&f, dir, "plan.json", err);
-    if (rc == CATENA_OK) {
-        fputs(text, f.fp);
-        fputc('\n', f.fp);
-        rc = outfile_commit(&f, err);
-    }
-    free(text);
     return rc;
 }
 
