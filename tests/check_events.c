@@ -20,9 +20,9 @@
 
 #define PI 3.14159265358979323846
 
-/* Beside the models and states of testutil_check.h. */
+/* Beside the models, states and directory of testutil_check.h (made only by a test that
+ * logs). */
 static struct events *ev, *ev2;
-static char *dir;
 
 static void setup(void)
 {

@@ -19,27 +19,11 @@
 #include "run.h"
 #include "scenario.h"
 #include "testutil.h"
+#include "testutil_check.h"
 #include "topology.h"
 
 static const unsigned char background[3] = {250, 250, 247};
 static const unsigned char neutral[3] = {64, 64, 64}; /* links[] and points[] */
-
-static char *dir;
-static struct model *m;
-
-static void setup(void)
-{
-    dir = tu_tmpdir();
-    ck_assert_ptr_nonnull(dir);
-    m = NULL;
-}
-
-static void teardown(void)
-{
-    model_destroy(m);
-    tu_rmtree(dir);
-    free(dir);
-}
 
 /* A fixed view of w x h pixels, view_width metres across centred on the origin, colours by
  * body, no discs, a frame per recorded step. */
@@ -738,8 +722,7 @@ END_TEST
 static Suite *render_suite(void)
 {
     Suite *s = suite_create("render");
-    TCase *geo = tcase_create("geometry and colour");
-    tcase_add_checked_fixture(geo, setup, teardown);
+    TCase *geo = tu_tcase(s, "geometry and colour", tu_files_setup, tu_files_teardown);
     tcase_add_test(geo, test_size);
     tcase_add_test(geo, test_horizontal_link_rows);
     tcase_add_test(geo, test_point_pixel);
@@ -754,17 +737,13 @@ static Suite *render_suite(void)
     tcase_add_test(geo, test_area_filled);
     tcase_add_test(geo, test_topology_replay);
     tcase_add_test(geo, test_cut_opens_a_gap);
-    suite_add_tcase(s, geo);
 
-    TCase *sc = tcase_create("scenario");
-    tcase_add_checked_fixture(sc, setup, teardown);
+    TCase *sc = tu_tcase(s, "scenario", tu_files_setup, tu_files_teardown);
     tcase_add_test(sc, test_scenario_render_keys);
     tcase_add_test(sc, test_scenario_render_defaults);
     tcase_add_test(sc, test_scenario_render_null_timing);
-    suite_add_tcase(s, sc);
 
-    TCase *timing = tcase_create("timing and files");
-    tcase_add_checked_fixture(timing, setup, teardown);
+    TCase *timing = tu_tcase(s, "timing and files", tu_files_setup, tu_files_teardown);
     tcase_add_test(timing, test_interpolation_halfway);
     tcase_add_test(timing, test_every_frames);
     tcase_add_test(timing, test_stale_frames_removed);
@@ -772,15 +751,10 @@ static Suite *render_suite(void)
     tcase_add_test(timing, test_contact_sheet_size);
     tcase_add_test(timing, test_same_bytes);
     tcase_add_test(timing, test_mismatched_trajectory);
-    suite_add_tcase(s, timing);
     return s;
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(render_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(render_suite());
 }

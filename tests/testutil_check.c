@@ -1,12 +1,13 @@
 /* Test helpers that assert through Check (see testutil_check.h). */
 #include "testutil_check.h"
 
-#include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scenario.h"
+#include "testutil.h"
 
 struct model *m, *m2;
 struct state *s, *s2;
@@ -23,6 +24,50 @@ void tu_models_teardown(void)
     state_destroy(s2);
     model_destroy(m);
     model_destroy(m2);
+}
+
+char *dir;
+
+void tu_dir_setup(void)
+{
+    dir = tu_tmpdir();
+    ck_assert_ptr_nonnull(dir);
+}
+
+void tu_dir_teardown(void)
+{
+    tu_rmtree(dir);
+    free(dir);
+}
+
+void tu_files_setup(void)
+{
+    tu_dir_setup();
+    tu_models_setup();
+}
+
+void tu_files_teardown(void)
+{
+    tu_models_teardown();
+    tu_dir_teardown();
+}
+
+TCase *tu_tcase(Suite *s, const char *name, void (*setup)(void), void (*teardown)(void))
+{
+    TCase *tc = tcase_create(name);
+    if (setup || teardown)
+        tcase_add_checked_fixture(tc, setup, teardown);
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
+int tu_run(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
 struct model *tu_load(const char *fmt, ...)

@@ -1,7 +1,10 @@
-/* Helpers for the Check tests that assert as they go (so they need libcheck, unlike
- * testutil.h): scenarios written inline, and the fixture for models and states. */
+/* Helpers for the Check tests that need libcheck (unlike testutil.h): the fixtures for a
+ * scratch directory and for models and states, scenarios written inline, test cases and
+ * the runner. */
 #ifndef CATENA_TESTUTIL_CHECK_H
 #define CATENA_TESTUTIL_CHECK_H
+
+#include <check.h>
 
 #include "model.h"
 #include "state.h"
@@ -12,6 +15,21 @@ extern struct model *m, *m2;
 extern struct state *s, *s2;
 void tu_models_setup(void);
 void tu_models_teardown(void);
+
+/* The fresh directory a test writes into: tu_dir_setup makes it, tu_dir_teardown removes it
+ * (a checked fixture). tu_files_setup and tu_files_teardown do both fixtures' work, the
+ * directory's and the models'. */
+extern char *dir;
+void tu_dir_setup(void);
+void tu_dir_teardown(void);
+void tu_files_setup(void);
+void tu_files_teardown(void);
+
+/* A test case of s named name, under the checked fixture setup/teardown (NULL: none). */
+TCase *tu_tcase(Suite *s, const char *name, void (*setup)(void), void (*teardown)(void));
+
+/* Runs every test of s; the exit status make check wants. */
+int tu_run(Suite *s);
 
 /* Parses scenario text written printf-style with ' for " (one static buffer), failing the
  * test when the loader refuses it. */
