@@ -194,9 +194,7 @@ static void sha256_hex(const char *text, size_t len, char hex[2 * SHA256_DIGEST_
 
 /* ---- values ---- */
 
-/* A value as sweep.csv and run names show it: numbers in their shortest exact form,
- * strings as they are, anything else as compact JSON. */
-static char *value_cell(const cJSON *v)
+char *sweep_value_cell(const cJSON *v)
 {
     if (cJSON_IsNumber(v)) {
         char num[FMT_DOUBLE_SIZE];
@@ -219,7 +217,7 @@ static char *value_set(const cJSON *v)
         if (parsed)
             return cJSON_PrintUnformatted(v);
     }
-    return value_cell(v);
+    return sweep_value_cell(v);
 }
 
 /* ---- plans ---- */
@@ -509,7 +507,7 @@ static void sb_name_value(struct sbuf *b, const cJSON *v)
         }
         return;
     }
-    char *cell = value_cell(v);
+    char *cell = sweep_value_cell(v);
     if (!cell)
         b->oom = 1;
     else
@@ -550,7 +548,7 @@ static int expand(const struct sjson *cx, const struct axis *ax, enum sweep_mode
             const cJSON *v = run_value(ax, p->naxes, mode, r, a);
             char *set = value_set(v);
             const size_t n = strlen(ax[a].path) + (set ? strlen(set) : 0) + 2;
-            run->cells[a] = value_cell(v);
+            run->cells[a] = sweep_value_cell(v);
             run->set[a] = set ? malloc(n) : NULL;
             if (run->set[a])
                 snprintf(run->set[a], n, "%s=%s", ax[a].path, set);
