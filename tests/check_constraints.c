@@ -456,14 +456,11 @@ START_TEST(test_break_force)
     const size_t last = 3;
     for (int copy = 0; copy < 2; copy++) {
         struct model *c = new_model(2, methods[_i], 20);
-        for (int i = 0; i < 5; i++)
-            model_add_point(c, v3(0, -0.25 * i, 0), v3(0, 0, 0), i == 4 ? 10.0 : 0.01, 0.0, NULL);
-        for (uint32_t i = 0; i < 4; i++) {
-            const long l = model_add_link(c, i, i + 1, 0.25);
+        tu_add_loaded_chain(c);
+        for (size_t l = 0; l < c->nlinks; l++) {
             c->links[l].compliance = 1e-4;
             c->links[l].stiffness = 0.02; /* verlet, pbd: soft enough to stretch and bounce */
         }
-        model_add_pin(c, 0, c->x0[0]);
         if (copy == 0) {
             c->links[last].break_force = limit;
             m = c;

@@ -280,11 +280,7 @@ START_TEST(test_break_under_load)
         struct model *c = model_create();
         c->dt = 1.0 / 120.0;
         c->iterations = 2;
-        for (int i = 0; i < 5; i++)
-            model_add_point(c, v3(0, -0.25 * i, 0), v3(0, 0, 0), i == 4 ? 10.0 : 0.01, 0.0, NULL);
-        for (uint32_t i = 0; i < 4; i++)
-            model_add_link(c, i, i + 1, 0.25);
-        model_add_pin(c, 0, c->x0[0]);
+        tu_add_loaded_chain(c);
         if (copy == 0) {
             c->links[last].break_stretch = limit;
             m = c;

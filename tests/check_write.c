@@ -375,40 +375,20 @@ static void check_npy(const struct model *m, long nframes)
     free(data);
 }
 
-/* m->steps = 10, every = 5 plans 3 frames; fewer written must show in the shape. */
-START_TEST(test_npy_fewer_frames)
-{
-    struct model *m = tricky_model(6, 2);
-    write_frames(FORMAT_NPY, m, 2);
-    check_npy(m, 2);
-    model_destroy(m);
-}
-END_TEST
+/* NPY files of n points in dims with nframes written: fewer than the 3 frames that
+ * m->steps = 10, every = 5 plans (the shape must show it), 3D, none at all, and enough frames
+ * to fill the output buffer many times over. */
+static const struct {
+    size_t points;
+    int dims;
+    long frames;
+} npy_cases[] = {{6, 2, 2}, {5, 3, 3}, {4, 2, 0}, {1000, 3, 10}};
 
-START_TEST(test_npy_3d)
+START_TEST(test_npy_shapes)
 {
-    struct model *m = tricky_model(5, 3);
-    write_frames(FORMAT_NPY, m, 3);
-    check_npy(m, 3);
-    model_destroy(m);
-}
-END_TEST
-
-START_TEST(test_npy_no_frames)
-{
-    struct model *m = tricky_model(4, 2);
-    write_frames(FORMAT_NPY, m, 0);
-    check_npy(m, 0);
-    model_destroy(m);
-}
-END_TEST
-
-/* Enough frames to fill the output buffer many times over. */
-START_TEST(test_npy_large)
-{
-    struct model *m = tricky_model(1000, 3);
-    write_frames(FORMAT_NPY, m, 10);
-    check_npy(m, 10);
+    struct model *m = tricky_model(npy_cases[_i].points, npy_cases[_i].dims);
+    write_frames(FORMAT_NPY, m, npy_cases[_i].frames);
+    check_npy(m, npy_cases[_i].frames);
     model_destroy(m);
 }
 END_TEST
@@ -755,10 +735,7 @@ static Suite *write_suite(void)
     tcase_add_test(traj, test_csv_3d);
     tcase_add_test(traj, test_json_round_trip);
     tcase_add_test(traj, test_json_non_finite);
-    tcase_add_test(traj, test_npy_fewer_frames);
-    tcase_add_test(traj, test_npy_3d);
-    tcase_add_test(traj, test_npy_no_frames);
-    tcase_add_test(traj, test_npy_large);
+    tcase_add_loop_test(traj, test_npy_shapes, 0, sizeof npy_cases / sizeof npy_cases[0]);
     tcase_add_test(traj, test_npy_paths_agree);
     tcase_add_test(traj, test_final_name_only_after_close);
     tcase_add_test(traj, test_abort_leaves_nothing);

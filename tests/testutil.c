@@ -87,6 +87,15 @@ struct model *tu_cloth(int n, double size, int dims)
     return m;
 }
 
+void tu_add_loaded_chain(struct model *c)
+{
+    for (int i = 0; i < 5; i++)
+        model_add_point(c, v3(0, -0.25 * i, 0), v3(0, 0, 0), i == 4 ? 10.0 : 0.01, 0.0, NULL);
+    for (uint32_t i = 0; i < 4; i++)
+        model_add_link(c, i, i + 1, 0.25);
+    model_add_pin(c, 0, c->x0[0]);
+}
+
 char *tu_tmpdir(void)
 {
     const char *base = getenv("TMPDIR");
