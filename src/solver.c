@@ -107,18 +107,27 @@ static void relax_links(const struct constraint_ctx *cx, const struct model *m, 
     }
 }
 
+/* Iteration it's pass over the families after the links, in the order both solvers keep:
+ * welds, angles, areas, shapes, then collisions on their schedule (always on the last
+ * iteration). */
+static void relax_after_links(const struct constraint_ctx *cx, const struct model *m,
+                              struct state *s, int it)
+{
+    attachment_relax(cx, m, s);
+    angle_relax(cx, m, s);
+    area_relax(cx, m, s);
+    shape_relax(m, s);
+    if (collide_due(m, it))
+        collide_pass(m, s);
+}
+
 /* Every family once per iteration, links first and shapes last, so that a rigid shape
  * (stiffness 1) is exactly rigid when the iterations end. */
 static void relax(const struct constraint_ctx *cx, const struct model *m, struct state *s)
 {
     for (int it = 0; it < m->iterations; it++) {
         relax_links(cx, m, s, it);
-        attachment_relax(cx, m, s);
-        angle_relax(cx, m, s);
-        area_relax(cx, m, s);
-        shape_relax(m, s);
-        if (collide_due(m, it))
-            collide_pass(m, s); /* collisions: on schedule, always on the last iteration */
+        relax_after_links(cx, m, s, it);
     }
 }
 
@@ -136,12 +145,7 @@ static void relax_global(const struct constraint_ctx *cx, const struct model *m,
     for (int it = 0; it < m->iterations; it++) {
         direct_iterate(s->direct, m, s->x, h);
         distance_relax_list(cx, m, s, left, nleft);
-        attachment_relax(cx, m, s);
-        angle_relax(cx, m, s);
-        area_relax(cx, m, s);
-        shape_relax(m, s);
-        if (collide_due(m, it))
-            collide_pass(m, s); /* collisions: on schedule, always on the last iteration */
+        relax_after_links(cx, m, s, it);
     }
     direct_multipliers(s->direct, s->link_lambda);
 }
@@ -191,7 +195,7 @@ void solver_step(const struct model *m, struct state *s)
             relax(&cx, m, s); /* constraints: Gauss-Seidel over every family */
         if (m->max_length_pass)
             solver_tether_pass(m, s); /* max length: nothing beyond its reach of an anchor */
-        collide_respond(m, s); /* contacts: friction and restitution */
+        collide_respond(m, s);        /* contacts: friction and restitution */
         if (m->method != METHOD_VERLET)
             update_velocities(m, s, h, keep); /* velocities: from what the projections did */
     }
