@@ -1,8 +1,10 @@
 /* Collision dispatch: the broad phase (one bounding box per body, and one for the points
  * outside bodies, against each obstacle's bounds), the narrow phase through the shape tables
- * of collide_<shape>.c, self-collision (selfcollide.c), and the contact response. Friction
- * and restitution follow Jakobsen (2001) and Mueller et al. (2007): position projection in
- * the iterations, then tangential displacement removed and normal velocity reflected. */
+ * of collide_<shape>.c, self-collision (selfcollide.c), and the contacts. A contact is a
+ * constraint of the iterations (Jakobsen 2001): push-out, then friction as a positional
+ * projection relative to the substep's start (Macklin et al. 2014, sec. 6.1) and a bounce
+ * as the height its parabola reaches, so the constraints iterate after them; after the
+ * iterations the response sets velocities only (the velocity pass of Mueller et al. 2020). */
 #include "collide.h"
 
 #include <math.h>
@@ -27,6 +29,10 @@ struct contact {
     vec3 surf;     /* where the first push put the point: on the surface grown by its radius */
     double y0, y1; /* when it first touched: heights above that surface of the previous
                       position and of the position before the push (< 0: inside), m */
+    double lift;   /* the height over surf along n the point is held at or above: 0, or for
+                      a bounce where the reflected parabola ends the substep, m */
+    double dy;     /* a bounce's normal displacement over the substep (h times its velocity), m */
+    vec3 fric;     /* the friction offset the projections have applied this substep, m */
 };
 
 /* Points tested together in the broad phase: a body's range, or a list (loose points). */
@@ -37,6 +43,9 @@ struct group {
 
 struct collide_work {
     struct contact *contacts; /* [npoints]; NULL without obstacles */
+    uint32_t *touched;        /* [npoints] the points that touched in this substep, in the
+                                 order they first did */
+    size_t ntouched;
     struct group *groups;
     size_t ngroups;
     uint32_t *loose; /* points that belong to no body */
@@ -88,6 +97,7 @@ int collide_work_create(const struct model *m, struct collide_work **out)
         return -1;
     if (m->nobstacles > 0 &&
         (!(w->contacts = calloc(m->npoints ? m->npoints : 1, sizeof *w->contacts)) ||
+         !(w->touched = calloc(m->npoints ? m->npoints : 1, sizeof *w->touched)) ||
          make_groups(m, w)))
         goto fail;
     if (selfcollide_create(m, &w->self))
@@ -104,6 +114,7 @@ void collide_work_destroy(struct collide_work *w)
     if (!w)
         return;
     free(w->contacts);
+    free(w->touched);
     free(w->groups);
     free(w->loose);
     selfcollide_destroy(w->self);
@@ -134,6 +145,7 @@ void collide_begin(const struct model *m, struct state *s)
     if (w->contacts)
         for (size_t i = 0; i < s->npoints; i++)
             w->contacts[i].obstacle = -1;
+    w->ntouched = 0;
     if (w->self)
         selfcollide_build(m, s, w->self);
 }
@@ -189,6 +201,39 @@ static int may_touch(const struct obstacle *o, vec3 lo, vec3 hi, double r)
            hi.y + r >= o->lo.y && lo.z - r <= o->hi.z && hi.z + r >= o->lo.z;
 }
 
+/* The bounce of a free point, exactly: in the substep the point's height above the surface
+ * follows y(t) = y0 + u t - a t^2 / 2 (a: gravity towards the surface), which Verlet samples
+ * exactly; it meets the surface at tau with speed vc, leaves at -e vc, and ends the substep
+ * on the reflected parabola. Gives the height at the end of the substep and its change over
+ * the substep (h times the average velocity), so that the next substep continues the
+ * reflected parabola: bounce heights scale by e^2 without an O(h) bias. */
+static void bounce(const struct contact *c, double e, double a, double h, double *y_end, double *dy)
+{
+    const double y0 = fmax(c->y0, 0.0);
+    const double u = (c->y1 - y0) / h + 0.5 * a * h;
+    /* Root of y0 + u t - a t^2 / 2 = 0 in the form that stays exact as a -> 0. */
+    const double root = sqrt(fmax(u * u + 2.0 * a * y0, 0.0));
+    double tau = -u + root > 0.0 ? 2.0 * y0 / (-u + root) : 0.0;
+    tau = tau > h ? h : tau;
+    const double vout = -e * (u - a * tau), rho = h - tau;
+    *y_end = vout * rho - 0.5 * a * rho * rho;
+    const double back = rho - h;
+    *dy = *y_end - (vout * back - 0.5 * a * back * back);
+}
+
+/* Where a new contact holds the point along the normal: a point that arrived faster than
+ * 2 |g| h bounces, and is held on the reflected parabola (lift > 0 as a rule); a slower
+ * one is a resting contact, which must not jitter: it is held on the surface. */
+static void contact_target(const struct model *m, const struct obstacle *o, struct contact *c,
+                           vec3 n)
+{
+    const double h = m->dt / m->substeps;
+    const double slow = 2.0 * v3_len(m->gravity) * h;
+    c->lift = c->dy = 0.0;
+    if (o->restitution > 0.0 && (c->y1 - c->y0) / h < -slow)
+        bounce(c, o->restitution, fmax(-v3_dot(m->gravity, n), 0.0), h, &c->lift, &c->dy);
+}
+
 /* Narrow phase for point i against obstacle k: the swept test first (it knows which face the
  * point came through), then the push-out along the nearest surface. */
 static void collide_point(const struct model *m, struct state *s, size_t k, size_t i)
@@ -223,13 +268,45 @@ static void collide_point(const struct model *m, struct state *s, size_t k, size
     if (!hit)
         return;
     struct contact *c = &w->contacts[i];
+    if (c->obstacle < 0) {
+        w->touched[w->ntouched++] = (uint32_t)i;
+        c->fric = v3(0, 0, 0);
+    }
     if (c->obstacle != (long)k) {
         c->obstacle = (long)k;
         c->surf = x;
         c->y0 = v3_dot(v3_sub(s->xprev[i], x), n);
         c->y1 = -depth;
+        contact_target(m, o, c, n);
     }
     c->n = n;
+    s->x[i] = x;
+}
+
+/* The contact as a constraint inside the iterations, so that the constraints projected
+ * after it see, and make consistent, what it does (Macklin et al. 2014, sec. 6.1, friction
+ * relative to the substep's start). A bounce holds the point at or above its parabola's end
+ * on the tangent plane of the first touch. Friction removes the fraction `friction` of the
+ * tangential displacement since the substep's start, as a total: fric is what earlier passes
+ * removed, so x - fric is where the rest of the solve put the point, and repeating the pass
+ * changes nothing; a constant fraction, not a compounding one. */
+static void contact_project(const struct model *m, struct state *s, uint32_t i)
+{
+    struct contact *c = &s->collide->contacts[i];
+    const struct obstacle *o = &m->obstacles[c->obstacle];
+    vec3 x = s->x[i];
+    if (c->lift > 0.0) {
+        const double y = v3_dot(v3_sub(x, c->surf), c->n);
+        if (y < c->lift)
+            x = v3_add(x, v3_scale(c->n, c->lift - y));
+    }
+    if (o->friction > 0.0) {
+        const vec3 d = v3_sub(v3_sub(x, c->fric), s->xprev[i]);
+        const vec3 dt = v3_sub(d, v3_scale(c->n, v3_dot(d, c->n)));
+        const vec3 fric = v3_scale(dt, -o->friction);
+        x = v3_add(x, v3_sub(fric, c->fric));
+        c->fric = fric;
+    }
     s->x[i] = x;
 }
 
@@ -256,60 +333,28 @@ void collide_pass(const struct model *m, struct state *s)
             }
         }
     }
+    for (size_t k = 0; k < w->ntouched; k++)
+        contact_project(m, s, w->touched[k]);
 }
 
-/* The bounce of a free point, exactly: in the substep the point's height above the surface
- * follows y(t) = y0 + u t - a t^2 / 2 (a: gravity towards the surface), which Verlet samples
- * exactly; it meets the surface at tau with speed vc, leaves at -e vc, and ends the substep
- * on the reflected parabola. Gives the height at the end of the substep and its change over
- * the substep (h times the average velocity), so that the next substep continues the
- * reflected parabola: bounce heights scale by e^2 without an O(h) bias. */
-static void bounce(const struct contact *c, double e, double a, double h, double *y_end, double *dy)
-{
-    const double y0 = fmax(c->y0, 0.0);
-    const double u = (c->y1 - y0) / h + 0.5 * a * h;
-    /* Root of y0 + u t - a t^2 / 2 = 0 in the form that stays exact as a -> 0. */
-    const double root = sqrt(fmax(u * u + 2.0 * a * y0, 0.0));
-    double tau = -u + root > 0.0 ? 2.0 * y0 / (-u + root) : 0.0;
-    tau = tau > h ? h : tau;
-    const double vout = -e * (u - a * tau), rho = h - tau;
-    *y_end = vout * rho - 0.5 * a * rho * rho;
-    const double back = rho - h;
-    *dy = *y_end - (vout * back - 0.5 * a * back * back);
-}
-
+/* Velocities only: the positions are the ones the iterations left. The tangential velocity
+ * is what friction left of the displacement, (1 - friction) d_t / h. Along the normal a
+ * bounce leaves with its parabola's velocity; a resting contact's push out of the surface
+ * (an initial overlap, the constraints) is a correction, not a velocity, so only motion
+ * beyond where the contact holds the point (a rope lifting it) is kept. */
 void collide_respond(const struct model *m, struct state *s)
 {
     struct collide_work *w = s->collide;
     if (!w || !w->contacts)
         return;
     const double h = m->dt / m->substeps;
-    /* Below this approach speed an impact is gravity's own kick of one or two substeps:
-     * a resting contact, which must not jitter. */
-    const double slow = 2.0 * v3_len(m->gravity) * h;
-    for (size_t i = 0; i < s->npoints; i++) {
+    for (size_t k = 0; k < w->ntouched; k++) {
+        const uint32_t i = w->touched[k];
         const struct contact *c = &w->contacts[i];
-        if (c->obstacle < 0 || m->inv_mass[i] == 0.0)
-            continue;
-        const struct obstacle *o = &m->obstacles[c->obstacle];
         const vec3 d = v3_sub(s->x[i], s->xprev[i]);
-        const double dn = v3_dot(d, c->n);
-        const vec3 dt = v3_sub(d, v3_scale(c->n, dn));
-        vec3 x = v3_sub(s->x[i], v3_scale(dt, o->friction));
-        double vn;
-        if (o->restitution > 0.0 && (c->y1 - c->y0) / h < -slow) {
-            double y_end, dy;
-            bounce(c, o->restitution, fmax(-v3_dot(m->gravity, c->n), 0.0), h, &y_end, &dy);
-            x = v3_add(x, v3_scale(c->n, y_end - v3_dot(v3_sub(x, c->surf), c->n)));
-            vn = dy / h;
-        } else {
-            /* Inelastic: the push out of the surface is a correction, not a velocity (an
-             * initial overlap must not launch the point); only motion away from where the
-             * push put it (a rope lifting the point) is kept. */
-            vn = fmax(v3_dot(v3_sub(x, c->surf), c->n), 0.0) / h;
-        }
-        s->x[i] = x;
+        const vec3 dt = v3_sub(d, v3_scale(c->n, v3_dot(d, c->n)));
+        const double above = fmax(v3_dot(v3_sub(s->x[i], c->surf), c->n) - c->lift, 0.0);
         solver_set_velocity(m, s, i,
-                            v3_add(v3_scale(dt, (1.0 - o->friction) / h), v3_scale(c->n, vn)));
+                            v3_add(v3_scale(dt, 1.0 / h), v3_scale(c->n, (c->dy + above) / h)));
     }
 }

@@ -1,7 +1,8 @@
 /* Collisions of points (spheres of their radius) with obstacles and, for bodies that ask for
  * it, with themselves. Per substep: collide_begin, then collide_pass on the iterations
- * collide_due picks (interleaved with the constraints, as in Jakobsen 2001), then
- * collide_respond turns the contacts of the substep into friction and restitution. */
+ * collide_due picks (interleaved with the constraints, as in Jakobsen 2001; friction and
+ * bounces are projected there too), then collide_respond sets the velocities the contacts
+ * of the substep leave, without moving a point. */
 #ifndef CATENA_COLLIDE_H
 #define CATENA_COLLIDE_H
 
@@ -28,12 +29,17 @@ void collide_begin(const struct model *m, struct state *s);
 
 /* Pushes points apart (self-collision) and out of obstacles. A point that entered a solid
  * obstacle during the substep is stopped at the face it came through (swept test from its
- * previous position), so a thin obstacle cannot be tunnelled through. */
+ * previous position), so a thin obstacle cannot be tunnelled through. Every point that has
+ * touched an obstacle in the substep then gets the contact's friction (the obstacle's
+ * fraction of its tangential displacement since the substep's start, removed) and, after a
+ * fast impact (over 2 |g| h) with restitution, is held at or above the height its bounce
+ * reaches at the end of the substep. */
 void collide_pass(const struct model *m, struct state *s);
 
-/* After the iterations: for each point that touched an obstacle, removes the obstacle's
- * friction fraction of its tangential displacement and reflects restitution times its
- * incoming normal velocity (slow impacts, under 2 |g| h, do not bounce: resting contact). */
+/* After the iterations: for each point that touched an obstacle, sets its velocity (and
+ * previous position) and leaves its position: the tangential part is what friction left of
+ * the displacement; along the normal, a bounce's velocity, or for a resting contact only
+ * the motion beyond the surface (a push out of it is a correction, not a velocity). */
 void collide_respond(const struct model *m, struct state *s);
 
 /* Point-obstacle tests the narrow phase has run since the state was created (the broad

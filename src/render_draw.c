@@ -91,23 +91,6 @@ static void compute_values(struct render_scene *sc, const struct render_frame *f
 
 /* ---- things ---- */
 
-/* A face shows while the links on its edges are live and still join its corners: a break
- * or a cut through an edge opens the cloth there. */
-static int face_alive(const struct render_scene *sc, size_t f)
-{
-    const uint32_t *v = sc->m->faces[f].v;
-    for (int k = 0; k < 3; k++) {
-        const int32_t i = sc->face_link[3 * f + k];
-        if (i < 0)
-            continue;
-        const struct link *l = &sc->topo.links[i];
-        const uint32_t p = v[k], q = v[(k + 1) % 3];
-        if (!sc->topo.alive[i] || !((l->a == p && l->b == q) || (l->a == q && l->b == p)))
-            return 0;
-    }
-    return 1;
-}
-
 /* Shading of a two-sided face: ambient plus diffuse from a light near the viewer. */
 static double face_light(const struct render_scene *sc, const vec3 *x, const uint32_t *v)
 {
@@ -173,7 +156,7 @@ static void draw_link(struct render_scene *sc, struct raster *r, size_t i)
     const struct link *l = &sc->topo.links[i];
     struct raster_color c = sc->o->color_by != RENDER_BY_NONE ? value_color(sc, sc->lval[i])
                                                               : body_color(sc, sc->link_body[i]);
-    if (sc->edge_face[i] >= 0)
+    if (sc->link_rim[i] || sc->edge_face[i] >= 0)
         c = scale_color(c, RIM_SHADE); /* a mesh's outline, darker than its faces */
     raster_line(r, sc->sx[2 * l->a], sc->sx[2 * l->a + 1], sc->sx[2 * l->b], sc->sx[2 * l->b + 1],
                 sc->o->line_width, RASTER_CAP_ROUND, c);
@@ -186,7 +169,7 @@ static double disc_radius(const struct render_scene *sc, size_t i)
     const int32_t b = sc->point_body[i];
     if (b >= 0 && sc->body_faced[b])
         return 0;
-    const double own = sc->m->radius[i] * sc->cam.scale; /* the point's own size */
+    const double own = sc->topo.radius[i] * sc->cam.scale; /* the point's own size, now */
     if (sc->o->point_world)
         return fmax(own, 0.5 * sc->o->line_width);
     return sc->o->point_radius > 0 ? fmax(own, sc->o->point_radius) : 0;
@@ -281,7 +264,7 @@ static size_t collect_items(struct render_scene *sc)
     }
     for (size_t i = 0; i < m->nfaces; i++) {
         const uint32_t *v = m->faces[i].v;
-        if (face_alive(sc, i))
+        if (sc->face_live[i])
             it[n++] =
                 (struct render_item){(d[v[0]] + d[v[1]] + d[v[2]]) / 3, ITEM_FACE, (uint32_t)i};
     }

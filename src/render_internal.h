@@ -105,8 +105,14 @@ struct render_scene {
     uint8_t *body_faced;             /* [nbodies] 1: drawn as its faces */
     uint8_t *link_drawn;             /* [nlinks] render_link_drawn, worked out once */
     int32_t *face_link;              /* [3 nfaces] the link on each edge, -1 if none */
-    int32_t *edge_face;              /* [nlinks] for a link on the rim of a mesh (an edge of
-                                        one face only): that face; -1 otherwise */
+    uint8_t *mesh_edge;              /* [nlinks] 1: the link is on some face's edge */
+    uint8_t *face_live;              /* [nfaces] 1 while the links on its edges are live and
+                                        still join its corners (render_scene_advance) */
+    uint8_t *link_rim;               /* [nlinks] 1: drawn as a mesh's outline, on at most one
+                                        live face: its rim, the edges a cut or break opened,
+                                        and the halves of a cut link */
+    int32_t *edge_face;              /* [nlinks] for a link on exactly one live face: that
+                                        face; -1 otherwise */
     uint8_t *point_used;             /* [npoints] 0 for points reserved for cuts and not yet
                                         joined by a live link: neither drawn nor framed */
     struct topology topo;            /* links, live flags and pins at the current step */
@@ -140,7 +146,8 @@ struct render_scene *render_scene_create(const struct model *m, const struct ren
 /* Starts a pass over the run in run_dir: the topology back at the start of the run. */
 int render_scene_rewind(struct render_scene *sc, const char *run_dir, struct catena_error *err);
 
-/* Moves the topology on to step position step (point_used follows). */
+/* Moves the topology on to step position step (point_used, face_live, link_rim, edge_face
+ * and link_drawn follow). */
 int render_scene_advance(struct render_scene *sc, double step, struct catena_error *err);
 
 void render_scene_destroy(struct render_scene *sc);
@@ -153,7 +160,7 @@ void render_overlay_layout(struct render_scene *sc);
 void render_scene_draw(struct render_scene *sc, struct raster *r, const struct render_frame *f);
 
 /* Whether link i is drawn as a line (when live): not a bend link, and in a body drawn as
- * faces only on the mesh's rim, as its outline. */
+ * faces only as the mesh's outline (link_rim). */
 int render_link_drawn(const struct render_scene *sc, size_t i);
 
 /* The value color_by shows for link i as the topology has it now (render_values.c); v may

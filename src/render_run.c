@@ -198,7 +198,7 @@ static void scan_frame(const struct render_scene *sc, const struct source *s, st
     const struct render_camera *c = &sc->cam;
     const enum render_color_by by = sc->o->color_by;
     for (size_t i = 0; i < m->npoints; i++) {
-        const double r = m->radius[i]; /* a point is drawn at least its own size */
+        const double r = sc->topo.radius[i]; /* drawn at least its own size, as it is now */
         if (!sc->point_used[i] || !v3_isfinite(s->a[i]))
             continue;
         const vec3 x = s->a[i];

@@ -1,6 +1,6 @@
 /* The per-run scene: body colours, which body owns each point and link, which links border
- * each face (so a torn cloth loses the faces along the tear), the overlay's layout, and the
- * scratch arrays frames are drawn with. */
+ * each face (so a torn cloth loses the faces along the tear and is outlined along it), the
+ * overlay's layout, and the scratch arrays frames are drawn with. */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -65,22 +65,12 @@ static int cmp_edge(const void *x, const void *y)
     return a->link < b->link ? -1 : a->link > b->link;
 }
 
-/* Links on exactly one face: the rim, drawn as the mesh's outline. */
-static void find_rim(struct render_scene *sc)
+/* Links on the edge of some face: drawn only as an outline, where the mesh is open. */
+static void find_mesh_edges(struct render_scene *sc)
 {
-    const struct model *m = sc->m;
-    for (size_t i = 0; i < m->nlinks; i++)
-        sc->edge_face[i] = -1;
-    /* -1: no face yet; f >= 0: one face; -2: two or more */
-    for (size_t f = 0; f < m->nfaces; f++)
-        for (int k = 0; k < 3; k++) {
-            const int32_t l = sc->face_link[3 * f + k];
-            if (l >= 0)
-                sc->edge_face[l] = sc->edge_face[l] == -1 ? (int32_t)f : -2;
-        }
-    for (size_t i = 0; i < m->nlinks; i++)
-        if (sc->edge_face[i] == -2)
-            sc->edge_face[i] = -1;
+    for (size_t k = 0; k < 3 * sc->m->nfaces; k++)
+        if (sc->face_link[k] >= 0)
+            sc->mesh_edge[sc->face_link[k]] = 1;
 }
 
 /* The first link (by index) on each face edge, found by binary search in the sorted edges. */
@@ -133,6 +123,9 @@ struct render_scene *render_scene_create(const struct model *m, const struct ren
     sc->body_faced = alloc_array(m->nbodies, sizeof *sc->body_faced);
     sc->face_link = alloc_array(3 * m->nfaces, sizeof *sc->face_link);
     sc->edge_face = alloc_array(m->nlinks, sizeof *sc->edge_face);
+    sc->mesh_edge = alloc_array(m->nlinks, sizeof *sc->mesh_edge);
+    sc->link_rim = alloc_array(m->nlinks, sizeof *sc->link_rim);
+    sc->face_live = alloc_array(m->nfaces, sizeof *sc->face_live);
     sc->sx = alloc_array(2 * m->npoints, sizeof *sc->sx);
     sc->depth = alloc_array(m->npoints, sizeof *sc->depth);
     sc->lval = alloc_array(m->nlinks, sizeof *sc->lval);
@@ -145,17 +138,13 @@ struct render_scene *render_scene_create(const struct model *m, const struct ren
     sc->point_used = alloc_array(m->npoints, sizeof *sc->point_used);
     if (!sc->body_color || !sc->point_body || !sc->link_body || !sc->body_faced || !sc->face_link ||
         !sc->edge_face || !sc->sx || !sc->depth || !sc->lval || !sc->pval || !sc->pcol ||
-        !sc->link_drawn || !sc->pcount || !sc->items || !sc->items_tmp || !sc->point_used)
+        !sc->link_drawn || !sc->pcount || !sc->items || !sc->items_tmp || !sc->point_used ||
+        !sc->mesh_edge || !sc->link_rim || !sc->face_live)
         goto fail;
     fill_bodies(sc);
     if (fill_face_links(sc))
         goto fail;
-    find_rim(sc);
-    for (size_t i = 0; i < m->nlinks; i++) {
-        const int32_t b = sc->link_body[i];
-        sc->link_drawn[i] = m->links[i].role != ROLE_BEND &&
-                            (!(b >= 0 && sc->body_faced[b]) || sc->edge_face[i] >= 0);
-    }
+    find_mesh_edges(sc);
     render_camera_basis(&sc->cam, m, o);
     sc->lo = 0;
     sc->hi = 1;
@@ -176,6 +165,9 @@ void render_scene_destroy(struct render_scene *sc)
     free(sc->body_faced);
     free(sc->face_link);
     free(sc->edge_face);
+    free(sc->mesh_edge);
+    free(sc->link_rim);
+    free(sc->face_live);
     free(sc->point_used);
     topology_close(&sc->topo);
     free(sc->sx);
@@ -193,6 +185,52 @@ void render_scene_destroy(struct render_scene *sc)
 int render_link_drawn(const struct render_scene *sc, size_t i)
 {
     return sc->link_drawn[i];
+}
+
+/* A face shows while the links on its edges are live and still join its corners: a break
+ * or a cut through an edge opens the cloth there. */
+static int face_whole(const struct render_scene *sc, size_t f)
+{
+    const uint32_t *v = sc->m->faces[f].v;
+    for (int k = 0; k < 3; k++) {
+        const int32_t i = sc->face_link[3 * f + k];
+        if (i < 0)
+            continue;
+        const struct link *l = &sc->topo.links[i];
+        const uint32_t p = v[k], q = v[(k + 1) % 3];
+        if (!sc->topo.alive[i] || !((l->a == p && l->b == q) || (l->a == q && l->b == p)))
+            return 0;
+    }
+    return 1;
+}
+
+/* The faces still whole, and which links of bodies drawn as faces are outlined: the mesh
+ * edges and cut links' far halves on at most one live face, so the rim, the edges a cut or
+ * a break opens, and the dangling halves of a cut link all get the rim's line. */
+static void follow_faces(struct render_scene *sc)
+{
+    const struct model *m = sc->m;
+    const size_t r0 = m->first_reserved_link, r1 = r0 + m->nreserved_links;
+    for (size_t i = 0; i < m->nlinks; i++)
+        sc->edge_face[i] = -1;
+    /* -1: on no live face yet; f >= 0: on face f only; -2: on two or more */
+    for (size_t f = 0; f < m->nfaces; f++) {
+        sc->face_live[f] = (uint8_t)face_whole(sc, f);
+        for (int k = 0; sc->face_live[f] && k < 3; k++) {
+            const int32_t l = sc->face_link[3 * f + k];
+            if (l >= 0)
+                sc->edge_face[l] = sc->edge_face[l] == -1 ? (int32_t)f : -2;
+        }
+    }
+    for (size_t i = 0; i < m->nlinks; i++) {
+        const int32_t b = sc->link_body[i];
+        const int faced = b >= 0 && sc->body_faced[b];
+        sc->link_rim[i] =
+            (uint8_t)(faced && (sc->mesh_edge[i] || (i >= r0 && i < r1)) && sc->edge_face[i] != -2);
+        if (sc->edge_face[i] == -2)
+            sc->edge_face[i] = -1;
+        sc->link_drawn[i] = sc->topo.links[i].role != ROLE_BEND && (!faced || sc->link_rim[i]);
+    }
 }
 
 /* Points reserved for cuts wait somewhere until a cut joins them: only then are they shown
@@ -223,8 +261,8 @@ static void follow_cuts(struct render_scene *sc)
         const struct link *l = &sc->topo.links[i];
         const int32_t b = l->b < r0 || l->b >= r1 ? sc->point_body[l->b] : sc->point_body[l->a];
         sc->link_body[i] = b;
-        sc->link_drawn[i] = l->role != ROLE_BEND && !(b >= 0 && sc->body_faced[b]);
     }
+    follow_faces(sc);
     sc->topo_seen = sc->topo.changed;
 }
 

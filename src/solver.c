@@ -2,7 +2,7 @@
  * damping + g h^2; or PBD's prediction, Mueller et al. 2007: v += g h, p* = x + v h), wind,
  * pins (placed by their motion), multipliers reset (XPBD, Macklin et al. 2016), iterations of
  * Gauss-Seidel projection over every constraint family with collisions on schedule, the
- * max-length pass, the contact response (friction and restitution), then for pbd/xpbd
+ * max-length pass, the contact response (velocities of touching points), then for pbd/xpbd
  * v = (p* - x) / h. Once per step, after every substep: breaks. Reads the model, writes only
  * the state. */
 #include "solver.h"
@@ -195,7 +195,7 @@ void solver_step(const struct model *m, struct state *s)
             relax(&cx, m, s); /* constraints: Gauss-Seidel over every family */
         if (m->max_length_pass)
             solver_tether_pass(m, s); /* max length: nothing beyond its reach of an anchor */
-        collide_respond(m, s);        /* contacts: friction and restitution */
+        collide_respond(m, s);        /* contacts: their velocities (friction, bounces) */
         if (m->method != METHOD_VERLET)
             update_velocities(m, s, h, keep); /* velocities: from what the projections did */
     }

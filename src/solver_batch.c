@@ -6,6 +6,7 @@
  * pinned? which method?) is decided here once a step instead. */
 #include "solver_batch.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +57,57 @@ static int splits(const struct model *m, const struct solver_batch *b)
     return runs > 1;
 }
 
+/* Orders links by (b - a, a): a colour's links of one family then lie in runs. */
+static int cmp_ends(const void *pa, const void *pb)
+{
+    const int64_t *x = pa, *y = pb;
+    if (x[0] != y[0])
+        return x[0] < y[0] ? -1 : 1;
+    return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* b->order: each colour of w->link_order sorted by (b - a, a), ties by index (any order of
+ * one colour gives the same bits). */
+static int sort_colours(const struct model *m, const struct solver_work *w, struct solver_batch *b)
+{
+    int64_t *key = alloc_array(3 * m->nlinks, sizeof *key);
+    if (!key)
+        return -1;
+    for (size_t c = 0; c < w->ncolors; c++) {
+        const uint32_t first = w->color_start[c], n = w->color_start[c + 1] - first;
+        for (uint32_t k = 0; k < n; k++) {
+            const struct link *l = &m->links[w->link_order[first + k]];
+            key[3 * k] = (int64_t)l->b - (int64_t)l->a;
+            key[3 * k + 1] = l->a;
+            key[3 * k + 2] = w->link_order[first + k];
+        }
+        qsort(key, n, 3 * sizeof *key, cmp_ends);
+        for (uint32_t k = 0; k < n; k++)
+            b->order[first + k] = (uint32_t)key[3 * k + 2];
+    }
+    free(key);
+    return 0;
+}
+
+/* The lanes' tables (colored order on a processor with AVX2). */
+static int prepare_lanes(const struct model *m, const struct solver_work *w, struct solver_batch *b,
+                         size_t chunk_cap)
+{
+    b->order = alloc_array(m->nlinks, sizeof *b->order);
+    b->px = alloc_array(m->npoints, sizeof *b->px);
+    b->py = alloc_array(m->npoints, sizeof *b->py);
+    b->pz = m->dims == 3 ? alloc_array(m->npoints, sizeof *b->pz) : NULL;
+    /* Each piece (chunk or step) ends at most one run early; a run has at least one link. */
+    b->run = alloc_array(m->nlinks + chunk_cap + 1, sizeof *b->run);
+    b->piece_run = calloc(chunk_cap + 2, sizeof *b->piece_run);
+    b->npoint_chunks = (m->npoints + BATCH_POINT_CHUNK - 1) / BATCH_POINT_CHUNK;
+    b->soa_group = calloc(b->nbatches + 2, sizeof *b->soa_group);
+    if (!b->order || !b->px || !b->py || (m->dims == 3 && !b->pz) || !b->run || !b->piece_run ||
+        !b->soa_group)
+        return -1;
+    return sort_colours(m, w, b);
+}
+
 int batch_prepare(const struct model *m, struct solver_work *w)
 {
     /* solver.global relaxes the links its own way (solver_direct.h) */
@@ -82,6 +134,11 @@ int batch_prepare(const struct model *m, struct solver_work *w)
         return -1;
     if (m->order != ORDER_COLORED && m->threads < 2)
         return 0;
+    /* Colours: at most one short chunk each beyond n / BATCH_CHUNK; runs: one chunk each. */
+    const size_t runs = m->threads < 2 ? 0 : (size_t)m->threads * BATCH_RUNS_PER_MEMBER;
+    const size_t chunk_cap = n / BATCH_CHUNK + nbatches + runs + 1;
+    if (m->order == ORDER_COLORED && b->avx && prepare_lanes(m, w, b, chunk_cap))
+        return -1;
     /* Lanes and threads rely on the links' ends as they are now. */
     b->ends0 = alloc_array(2 * n, sizeof *b->ends0);
     if (!b->ends0)
@@ -94,16 +151,15 @@ int batch_prepare(const struct model *m, struct solver_work *w)
         return 0;
     b->members = m->threads;
     b->min_share = BATCH_MIN_SHARE;
-    b->nruns = (size_t)b->members * BATCH_RUNS_PER_MEMBER;
+    b->nruns = runs;
     b->cut = calloc(b->nruns + 1, sizeof *b->cut);
     b->part = calloc(b->nruns + 1, sizeof *b->part);
-    /* Colours: at most one short chunk each beyond n / BATCH_CHUNK; runs: one chunk each. */
-    const size_t chunk_cap = n / BATCH_CHUNK + nbatches + b->nruns + 1;
     b->chunk = calloc(chunk_cap + 1, sizeof *b->chunk);
     b->group = calloc(nbatches, sizeof *b->group);
     if (!b->cut || !b->part || !b->chunk || !b->group || choose_cuts(m, b))
         return -1;
-    if (splits(m, b) && !(b->pool = pool_create(b->members, nbatches)))
+    /* The lanes' groups: copy in, the colours, copy out. */
+    if (splits(m, b) && !(b->pool = pool_create(b->members, nbatches + 2)))
         return -1;
     return 0;
 }
@@ -124,6 +180,13 @@ void batch_destroy(struct solver_batch *b)
     free(b->part);
     free(b->chunk);
     free(b->group);
+    free(b->order);
+    free(b->px);
+    free(b->py);
+    free(b->pz);
+    free(b->run);
+    free(b->piece_run);
+    free(b->soa_group);
     free(b);
 }
 
@@ -166,6 +229,104 @@ static void make_chunks(const struct model *m, struct solver_batch *b)
     b->chunk[b->nchunks] = b->n;
 }
 
+/* Where link i of a run of this kind starting at a has its a-end. */
+static int64_t run_end_a(enum batch_run_kind kind, int64_t a, int64_t i)
+{
+    switch (kind) {
+    case RUN_STRIDE:
+        return a + i;
+    case RUN_QUADS:
+        return a + (i & 1) + 4 * (i >> 1);
+    default: /* RUN_PAIRS, RUN_EVEN */
+        return a + 2 * i;
+    }
+}
+
+/* The pattern link j starts, by its offset b - a and the next link's a: 1, pairs; 2, quads;
+ * else a + 1 (stride, |b - a| >= 4) or a + 2 (even, |b - a| >= 8). The bounds keep the b-ends
+ * of four lanes off their a-ends; a colour guarantees them anyway (links of a run share no
+ * point). RUN_LISTED when none fits. */
+static enum batch_run_kind run_kind(const struct batch_ends *e, size_t j, size_t end)
+{
+    const int64_t off = (int64_t)e[j].b - e[j].a;
+    const int64_t next = j + 1 < end ? (int64_t)e[j + 1].a - e[j].a : 0;
+    if (off == 1)
+        return RUN_PAIRS;
+    if (off == 2)
+        return RUN_QUADS;
+    if (next == 1 && (off >= 4 || off <= -4))
+        return RUN_STRIDE;
+    if (next == 2 && (off >= 8 || off <= -8))
+        return RUN_EVEN;
+    return RUN_LISTED;
+}
+
+/* How many links from j on (before end) follow the pattern link j starts, when at least
+ * BATCH_RUN_MIN do; else 0. */
+static size_t run_at(const struct solver_batch *b, size_t j, size_t end, enum batch_run_kind *kind)
+{
+    const struct batch_ends *e = b->ends;
+    if (e[j].b & BATCH_TETHER)
+        return 0;
+    *kind = run_kind(e, j, end);
+    if (*kind == RUN_LISTED)
+        return 0;
+    const int64_t off = (int64_t)e[j].b - e[j].a;
+    size_t k = j + 1;
+    while (k < end && !(e[k].b & BATCH_TETHER) &&
+           (int64_t)e[k].a == run_end_a(*kind, e[j].a, (int64_t)(k - j)) &&
+           (int64_t)e[k].b - e[k].a == off)
+        k++;
+    return k - j >= BATCH_RUN_MIN ? k - j : 0;
+}
+
+static void add_run(struct solver_batch *b, size_t j, size_t n, enum batch_run_kind kind)
+{
+    const struct batch_ends e = b->ends[j];
+    b->run[b->nrun++] = (struct batch_run){(uint32_t)j, (uint32_t)n, e.a,
+                                           (int32_t)((int64_t)(e.b & ~BATCH_TETHER) - e.a), kind};
+}
+
+/* Gathered links [begin, end) of one colour as runs: patterns where there are some, the
+ * listed links between them. */
+static void find_runs_in(struct solver_batch *b, size_t begin, size_t end)
+{
+    size_t listed = begin;
+    for (size_t j = begin; j < end;) {
+        enum batch_run_kind kind = RUN_LISTED;
+        const size_t n = run_at(b, j, end, &kind);
+        if (!n) {
+            j++;
+            continue;
+        }
+        if (j > listed)
+            add_run(b, listed, j - listed, RUN_LISTED);
+        add_run(b, j, n, kind);
+        j += n;
+        listed = j;
+    }
+    if (end > listed)
+        add_run(b, listed, end - listed, RUN_LISTED);
+}
+
+/* This step's runs, none across a colour or a chunk of the team. */
+static void find_runs(struct solver_batch *b)
+{
+    b->nrun = 0;
+    if (b->pool) {
+        for (size_t k = 0; k < b->nchunks; k++) {
+            b->piece_run[k] = b->nrun;
+            find_runs_in(b, b->chunk[k], b->chunk[k + 1]);
+        }
+        b->piece_run[b->nchunks] = b->nrun;
+    } else {
+        b->piece_run[0] = 0;
+        for (size_t c = 0; c < b->nbatches; c++)
+            find_runs_in(b, b->start[c], b->start[c + 1]);
+        b->piece_run[1] = b->nrun;
+    }
+}
+
 void batch_gather(const struct model *m, struct state *s)
 {
     struct solver_batch *b = s->work->batch;
@@ -174,10 +335,11 @@ void batch_gather(const struct model *m, struct state *s)
     b->n = 0;
     if (m->order == ORDER_COLORED) {
         const struct solver_work *w = s->work;
+        const uint32_t *order = b->order ? b->order : w->link_order;
         for (size_t c = 0; c < w->ncolors; c++) {
             b->start[c] = b->n;
             for (uint32_t k = w->color_start[c]; k < w->color_start[c + 1]; k++)
-                same &= gather_link(m, s, b, w->link_order[k], cx.inv_h2);
+                same &= gather_link(m, s, b, order[k], cx.inv_h2);
         }
     } else {
         size_t k = 0;
@@ -195,7 +357,12 @@ void batch_gather(const struct model *m, struct state *s)
     /* Events that move a link's ends (a cut) may join links of one colour or two runs: the
      * step then goes one link at a time on one thread, still in the same order. */
     b->parallel = b->pool != NULL && same && b->n >= b->min_share * (size_t)b->members;
-    b->lanes = b->avx && same;
+    b->lanes = b->avx && same && b->order;
+    if (b->lanes)
+        find_runs(b);
+    /* Nothing but the links touches the positions between iterations: the per-coordinate
+     * copy can stay from the first iteration to the last. */
+    b->hold = !s->collide && !m->nattachments && !m->nangles && !m->nareas && !m->nshapes;
 }
 
 /* One projection, as distance_pair does it under verlet and pbd. In 2D (dims 2) z is neither
@@ -257,28 +424,6 @@ static inline void project_xpbd(struct solver_batch *b, const double *inv_mass, 
     }
 }
 
-/* The links of a colour four at a time where the processor can; returns where the scalar loop
- * takes over. */
-static size_t relax_lanes(struct solver_batch *b, const struct model *m, vec3 *x, size_t begin,
-                          size_t end)
-{
-#if CATENA_BATCH_AVX
-    if (b->lanes && m->order == ORDER_COLORED) {
-        if (m->method == METHOD_XPBD)
-            return m->dims == 3 ? batch_avx_xpbd3(b, m->inv_mass, x, begin, end)
-                                : batch_avx_xpbd2(b, m->inv_mass, x, begin, end);
-        return m->dims == 3 ? batch_avx_stiff3(b, m->inv_mass, x, begin, end)
-                            : batch_avx_stiff2(b, m->inv_mass, x, begin, end);
-    }
-#else
-    (void)b;
-    (void)m;
-    (void)x;
-    (void)end;
-#endif
-    return begin;
-}
-
 /* Gathered links [begin, end) in order, or from end - 1 down. One call site per projection
  * and dimension, so that the compiler inlines them into the loops. */
 static void relax_span(struct solver_batch *b, const struct model *m, struct state *s, int it,
@@ -289,30 +434,169 @@ static void relax_span(struct solver_batch *b, const struct model *m, struct sta
     const int xpbd = m->method == METHOD_XPBD;
     if (xpbd && it == 0)
         memset(b->lambda + begin, 0, (end - begin) * sizeof *b->lambda);
-    const size_t from = backward ? begin : relax_lanes(b, m, x, begin, end);
-    const size_t first = backward ? end - 1 : from, stride = backward ? (size_t)-1 : 1;
+    const size_t first = backward ? end - 1 : begin, stride = backward ? (size_t)-1 : 1;
     if (!xpbd && m->dims == 2)
-        for (size_t k = from, j = first; k < end; k++, j += stride)
+        for (size_t k = begin, j = first; k < end; k++, j += stride)
             project_stiff(b, inv_mass, x, j, 2);
     else if (!xpbd)
-        for (size_t k = from, j = first; k < end; k++, j += stride)
+        for (size_t k = begin, j = first; k < end; k++, j += stride)
             project_stiff(b, inv_mass, x, j, 3);
     else if (m->dims == 2)
-        for (size_t k = from, j = first; k < end; k++, j += stride)
+        for (size_t k = begin, j = first; k < end; k++, j += stride)
             project_xpbd(b, inv_mass, x, j, 2);
     else
-        for (size_t k = from, j = first; k < end; k++, j += stride)
+        for (size_t k = begin, j = first; k < end; k++, j += stride)
             project_xpbd(b, inv_mass, x, j, 3);
     if (xpbd && it == m->iterations - 1)
         for (size_t j = begin; j < end; j++)
             s->link_lambda[b->link[j]] = b->lambda[j];
 }
 
+/* One projection over the per-coordinate positions, as project_stiff or project_xpbd does it
+ * (the lanes' leftovers: fewer than four links at the end of a run). */
+static void soa_project(struct solver_batch *b, const struct model *m, size_t j)
+{
+    const uint32_t a = b->ends[j].a, bi = b->ends[j].b & ~BATCH_TETHER;
+    double *px = b->px, *py = b->py, *pz = b->pz;
+    const int dims = m->dims;
+    const double dx = px[bi] - px[a], dy = py[bi] - py[a];
+    const double dz = dims == 3 ? pz[bi] - pz[a] : 0.0;
+    const double len = sqrt(dx * dx + dy * dy + dz * dz);
+    if (len == 0.0 || ((b->ends[j].b & BATCH_TETHER) && len <= b->rest[j]))
+        return;
+    const double wa = m->inv_mass[a], wb = m->inv_mass[bi];
+    double r;
+    if (m->method == METHOD_XPBD) {
+        const double at = b->param[j];
+        const double dl = (-(len - b->rest[j]) - at * b->lambda[j]) / ((wa + wb) + at);
+        b->lambda[j] += dl;
+        r = dl / len;
+    } else {
+        r = -(b->param[j] * (len - b->rest[j])) / ((wa + wb) * len);
+    }
+    const double cx = dx * -r, cy = dy * -r, cz = dz * -r;
+    if (wa != 0.0) {
+        px[a] += cx * wa;
+        py[a] += cy * wa;
+        if (dims == 3)
+            pz[a] += cz * wa;
+    }
+    if (wb != 0.0) {
+        px[bi] -= cx * wb;
+        py[bi] -= cy * wb;
+        if (dims == 3)
+            pz[bi] -= cz * wb;
+    }
+}
+
+/* Links of run r four at a time; returns how many. */
+static size_t lanes_run(struct solver_batch *b, const struct model *m, const struct batch_run *r)
+{
+#if CATENA_BATCH_AVX
+    if (m->method == METHOD_XPBD)
+        return m->dims == 3 ? batch_avx_xpbd3(b, m->inv_mass, r)
+                            : batch_avx_xpbd2(b, m->inv_mass, r);
+    return m->dims == 3 ? batch_avx_stiff3(b, m->inv_mass, r) : batch_avx_stiff2(b, m->inv_mass, r);
+#else
+    (void)b;
+    (void)m;
+    (void)r;
+    return 0;
+#endif
+}
+
+/* Runs [first, last) of this step. */
+static void relax_runs(struct solver_batch *b, const struct model *m, struct state *s, int it,
+                       size_t first, size_t last)
+{
+    const int xpbd = m->method == METHOD_XPBD;
+    for (size_t k = first; k < last; k++) {
+        const struct batch_run *r = &b->run[k];
+        if (xpbd && it == 0)
+            memset(b->lambda + r->j, 0, r->n * sizeof *b->lambda);
+        for (size_t i = lanes_run(b, m, r); i < r->n; i++)
+            soa_project(b, m, r->j + i);
+        if (xpbd && it == m->iterations - 1)
+            for (size_t j = r->j; j < r->j + r->n; j++)
+                s->link_lambda[b->link[j]] = b->lambda[j];
+    }
+}
+
+/* Points [begin, end) into the per-coordinate arrays (in) or back (out). */
+static void copy_points(struct solver_batch *b, const struct model *m, struct state *s,
+                        size_t begin, size_t end, int out)
+{
+    vec3 *x = s->x;
+    if (out)
+        for (size_t i = begin; i < end; i++) {
+            x[i].x = b->px[i];
+            x[i].y = b->py[i];
+        }
+    else
+        for (size_t i = begin; i < end; i++) {
+            b->px[i] = x[i].x;
+            b->py[i] = x[i].y;
+        }
+    if (m->dims == 3 && out)
+        for (size_t i = begin; i < end; i++)
+            x[i].z = b->pz[i];
+    else if (m->dims == 3)
+        for (size_t i = begin; i < end; i++)
+            b->pz[i] = x[i].z;
+}
+
+/* Chunk k of the points copied in or out. */
+static void copy_chunk(struct solver_batch *b, const struct model *m, struct state *s, size_t k,
+                       int out)
+{
+    const size_t begin = k * BATCH_POINT_CHUNK;
+    const size_t end =
+        begin + BATCH_POINT_CHUNK < m->npoints ? begin + BATCH_POINT_CHUNK : m->npoints;
+    copy_points(b, m, s, begin, end, out);
+}
+
 struct relax_job {
     const struct model *m;
     struct state *s;
     int it;
+    size_t copy_in; /* lanes: chunks of points copied in before the links */
 };
+
+/* Chunk k of the lanes' job: points copied in, the runs of a chunk of links, points out. */
+static void relax_lanes_chunk(void *ctx, size_t k)
+{
+    const struct relax_job *job = ctx;
+    struct solver_batch *b = job->s->work->batch;
+    const size_t p = job->copy_in;
+    if (k < p)
+        copy_chunk(b, job->m, job->s, k, 0);
+    else if (k < p + b->nchunks)
+        relax_runs(b, job->m, job->s, job->it, b->piece_run[k - p], b->piece_run[k - p + 1]);
+    else
+        copy_chunk(b, job->m, job->s, k - p - b->nchunks, 1);
+}
+
+/* The colours in runs over the per-coordinate positions, copied in before and out after
+ * (only before the first iteration and after the last while b->hold). */
+static void relax_lanes(struct solver_batch *b, const struct model *m, struct state *s, int it)
+{
+    const int in = !b->hold || it == 0, out = !b->hold || it == m->iterations - 1;
+    if (b->parallel) {
+        struct relax_job job = {m, s, it, in ? b->npoint_chunks : 0};
+        b->soa_group[0] = 0;
+        for (size_t c = 0; c < b->nbatches; c++)
+            b->soa_group[c + 1] = job.copy_in + b->group[c];
+        b->soa_group[b->nbatches + 1] = job.copy_in + b->nchunks;
+        const size_t nchunks = job.copy_in + b->nchunks + (out ? b->npoint_chunks : 0);
+        pool_run(b->pool, nchunks, b->soa_group, b->nbatches + 1 + out, relax_lanes_chunk, &job);
+        return;
+    }
+    if (in)
+        copy_points(b, m, s, 0, m->npoints, 0);
+    relax_runs(b, m, s, it, 0, b->nrun);
+    if (out)
+        copy_points(b, m, s, 0, m->npoints, 1);
+}
 
 /* Chunk k of this step's links, on whichever member took it. */
 static void relax_chunk(void *ctx, size_t k)
@@ -326,8 +610,10 @@ static void relax_chunk(void *ctx, size_t k)
 void batch_relax(const struct model *m, struct state *s, int it)
 {
     struct solver_batch *b = s->work->batch;
-    if (b->parallel) {
-        struct relax_job job = {m, s, it};
+    if (b->lanes) {
+        relax_lanes(b, m, s, it);
+    } else if (b->parallel) {
+        struct relax_job job = {m, s, it, 0};
         pool_run(b->pool, b->nchunks, b->group, m->order == ORDER_COLORED ? b->nbatches : 1,
                  relax_chunk, &job);
     } else if (m->order == ORDER_COLORED) {

@@ -1,12 +1,15 @@
 /* The batched link kernel (solver.kernel "batched", the default): once a step the live links
  * are gathered, in the order they are relaxed, into flat arrays of ends, rest lengths and
  * parameters; each iteration then runs a tight loop over them that reads positions and
- * inverse masses straight from the state and the model. The projections and their order are
- * those of constraint_distance.c (the simple kernel), operation for operation, so both give
- * the same bits. Under the colored order the links of one colour touch disjoint points, so
- * the loop over a colour has no dependency from one link to the next (the processor overlaps
- * them) and solver.threads members can share it; under the forward and alternate orders,
- * members take runs of links that share no point with other runs (independent bodies). */
+ * inverse masses straight from the state and the model. Where the processor has AVX2, the
+ * colored order goes four links at a time over a copy of the positions held as one array per
+ * coordinate, and each colour's links, sorted by (b - a, a), are cut into runs whose ends
+ * follow a pattern (a, a + 1, ... or a chain's a, a + 2, ...) that whole vectors load. The
+ * projections and their order are those of constraint_distance.c (the simple kernel), operation for
+ * operation, so both give the same bits. Under the colored order the links of one colour touch
+ * disjoint points, so the loop over a colour has no dependency from one link to the next (the
+ * processor overlaps them) and solver.threads members can share it; under the forward and alternate
+ * orders, members take runs of links that share no point with other runs (independent bodies). */
 #ifndef CATENA_SOLVER_BATCH_H
 #define CATENA_SOLVER_BATCH_H
 
@@ -29,11 +32,30 @@ struct solver_work;
 /* Runs of independent links the forward and alternate orders are cut into, per member. */
 #define BATCH_RUNS_PER_MEMBER 4
 
+/* Points a member copies in or out of the per-coordinate arrays as one chunk. */
+#define BATCH_POINT_CHUNK 8192
+
+/* A run shorter than this goes with the listed links. */
+#define BATCH_RUN_MIN 4
+
 /* A gathered link's ends; the top bit of b marks a tether (only pulls). */
 struct batch_ends {
     uint32_t a, b;
 };
 #define BATCH_TETHER 0x80000000u
+
+/* Gathered links [j, j + n) of one colour, as the four-wide lanes take them. Link k has
+ * ends a_k and a_k + off, where a_k is: RUN_STRIDE, a + k; RUN_PAIRS (off 1), a + 2k: one
+ * colour of a chain numbered along it, so that a vector of points holds two links; RUN_QUADS
+ * (off 2), a, a + 1, a + 4, a + 5, ...: bend links along a row; RUN_EVEN, a + 2k. RUN_LISTED:
+ * the ends as gathered (tethers, and whatever follows no pattern). */
+enum batch_run_kind { RUN_LISTED, RUN_STRIDE, RUN_PAIRS, RUN_QUADS, RUN_EVEN };
+struct batch_run {
+    uint32_t j, n;
+    uint32_t a;
+    int32_t off;
+    enum batch_run_kind kind;
+};
 
 struct solver_batch {
     size_t n;                /* links gathered this step: live, with a movable end */
@@ -60,7 +82,18 @@ struct solver_batch {
     size_t min_share;         /* links per member below which a step runs on one thread */
 
     int avx;   /* 1: the processor runs the four-wide kernels (solver_batch_avx.c) */
-    int lanes; /* 1: this step's colours go four links at a time */
+    int lanes; /* 1: this step's colours go four links at a time, in runs */
+
+    /* The lanes (colored order, AVX2). */
+    uint32_t *order;       /* [nlinks] link_order, each colour sorted by (b - a, a) */
+    double *px, *py, *pz;  /* [npoints] the positions while the links relax (2D: no pz) */
+    struct batch_run *run; /* [run_cap] this step's runs, in gathered order */
+    size_t nrun;           /* runs this step */
+    size_t *piece_run;     /* [chunk_cap + 1] each chunk's first run (without a team: [2]) */
+    size_t npoint_chunks;  /* a team: chunks of points copied in (and as many out) */
+    size_t *soa_group;     /* [nbatches + 2] a team's groups: copy in, colours, copy out */
+    int hold;              /* 1: no other family or collision reads the positions between
+                              iterations, so they are copied in and out once a substep */
 };
 
 /* Prepares w->batch for m (NULL under the simple kernel): arrays, and the team of
@@ -79,20 +112,16 @@ void batch_gather(const struct model *m, struct state *s);
  * s->link_lambda after the last one. */
 void batch_relax(const struct model *m, struct state *s, int it);
 
-/* solver_batch_avx.c, on x86 with GCC or Clang: whether this processor runs AVX, and the
- * kernels over links [begin, end) of one colour, four at a time (2D: z is left alone), which
- * return where they stopped (fewer than four links before end). */
+/* solver_batch_avx.c, on x86 with GCC or Clang: whether this processor runs AVX2, and the
+ * kernels over run r (b->px, b->py and, in 3D, b->pz), four links at a time, which return how
+ * many links they did (a multiple of four; the caller does the rest). */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define CATENA_BATCH_AVX 1
 int batch_avx_usable(void);
-size_t batch_avx_stiff2(struct solver_batch *b, const double *inv_mass, vec3 *x, size_t begin,
-                        size_t end);
-size_t batch_avx_stiff3(struct solver_batch *b, const double *inv_mass, vec3 *x, size_t begin,
-                        size_t end);
-size_t batch_avx_xpbd2(struct solver_batch *b, const double *inv_mass, vec3 *x, size_t begin,
-                       size_t end);
-size_t batch_avx_xpbd3(struct solver_batch *b, const double *inv_mass, vec3 *x, size_t begin,
-                       size_t end);
+size_t batch_avx_stiff2(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
+size_t batch_avx_stiff3(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
+size_t batch_avx_xpbd2(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
+size_t batch_avx_xpbd3(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
 #else
 #define CATENA_BATCH_AVX 0
 #endif

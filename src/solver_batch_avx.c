@@ -1,59 +1,256 @@
-/* The batched link kernel four links at a time with AVX, for a batch of links that share no
- * point (one colour of the colored order). Each lane does what project_stiff or project_xpbd
- * in solver_batch.c does, operation for operation: IEEE arithmetic gives the same bits in a
- * vector lane as in a scalar register (no fused multiply-add is used), so the result does not
- * depend on whether the processor has AVX. Positions are loaded four points at a time and
- * turned into one vector per coordinate. Every lane is written back: x_a + u is computed as
- * x_a - (-u), which is the same number, and a lane that must not move (a slack tether,
- * coincident ends, an end of inverse mass 0) subtracts +0 instead, which leaves any value as
- * it is, -0 included; within one colour no two lanes share a point. Built only for x86 with
- * GCC or Clang; the caller asks batch_avx_usable() at run time. */
+/* The batched link kernel four links at a time with AVX2, over one run of one colour (links
+ * that share no point) and the positions held as one array per coordinate. Each lane does what
+ * project_stiff or project_xpbd in solver_batch.c does, operation for operation: IEEE
+ * arithmetic gives the same bits in a vector lane as in a scalar register (no fused
+ * multiply-add is used), so the result does not depend on whether the processor has AVX2.
+ * Every lane is written back: x_a + u is computed as x_a - (-u), which is the same number, and
+ * a lane that must not move (a slack tether, coincident ends, an end of inverse mass 0)
+ * subtracts +0 instead, which leaves any value as it is, -0 included. The runs' patterns let
+ * whole vectors carry the points: a + k loads four a-ends at once, a chain's pairs
+ * (a + 2k, a + 2k + 1) and a row's bend quads (a, a + 1, a + 2, a + 3) two links per vector,
+ * even runs (a + 2k) two points per masked load; pairs and even runs have their lanes in the
+ * order 0, 2, 1, 3 (the rest lengths, parameters and multipliers are permuted to match).
+ * Listed links are gathered one point at a time. Built only for x86 with GCC or Clang; the caller
+ * asks batch_avx_usable() at run time. */
 #include "solver_batch.h"
 
 #if CATENA_BATCH_AVX
 #include <immintrin.h>
 
-#define AVX __attribute__((target("avx")))
-#define AVX_INLINE __attribute__((target("avx"), always_inline))
+#define AVX __attribute__((target("avx2")))
+#define AVX_INLINE __attribute__((target("avx2"), always_inline))
+
+/* Lane order of a pairs run: links 0, 2, 1, 3 (the permutation is its own inverse). */
+#define PAIRS_ORDER _MM_SHUFFLE(3, 1, 2, 0)
 
 int batch_avx_usable(void)
 {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx") != 0;
+    return __builtin_cpu_supports("avx2") != 0;
 }
 
-/* The (x, y) pairs of points p[0..3], as one vector of x and one of y. */
-static inline AVX_INLINE void load_xy(const vec3 *x, const uint32_t p[4], __m256d *vx, __m256d *vy)
+/* Four links' ends, one vector per coordinate and inverse mass, with their per-link values. */
+struct lanes {
+    __m256d xa, ya, za, xb, yb, zb, wa, wb;
+    __m256d rest, param, lambda;
+    __m256d tether; /* all ones in the lanes that are tethers */
+};
+
+/* The projection of four links; xpbd, dims and tethers are constants in each caller. New
+ * positions go back into l, the new multipliers into l->lambda. */
+static inline AVX_INLINE void solve(struct lanes *l, int xpbd, int dims, int tethers)
 {
-    const __m256d p02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&x[p[0]].x)),
-                                             _mm_loadu_pd(&x[p[2]].x), 1);
-    const __m256d p13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&x[p[1]].x)),
-                                             _mm_loadu_pd(&x[p[3]].x), 1);
-    *vx = _mm256_unpacklo_pd(p02, p13);
-    *vy = _mm256_unpackhi_pd(p02, p13);
+    const __m256d zero = _mm256_setzero_pd(), sign = _mm256_set1_pd(-0.0);
+    const __m256d dx = _mm256_sub_pd(l->xb, l->xa), dy = _mm256_sub_pd(l->yb, l->ya);
+    __m256d dot = _mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy));
+    __m256d dz = zero;
+    if (dims == 3) {
+        dz = _mm256_sub_pd(l->zb, l->za);
+        dot = _mm256_add_pd(dot, _mm256_mul_pd(dz, dz));
+    }
+    const __m256d len = _mm256_sqrt_pd(dot);
+    const __m256d c = _mm256_sub_pd(len, l->rest);
+    __m256d skip = _mm256_cmp_pd(len, zero, _CMP_EQ_OQ);
+    if (tethers)
+        skip =
+            _mm256_or_pd(skip, _mm256_and_pd(_mm256_cmp_pd(len, l->rest, _CMP_LE_OQ), l->tether));
+    __m256d neg_r; /* -r: the factor of d in the correction */
+    if (xpbd) {
+        const __m256d at = l->param;
+        const __m256d dl =
+            _mm256_div_pd(_mm256_sub_pd(_mm256_xor_pd(c, sign), _mm256_mul_pd(at, l->lambda)),
+                          _mm256_add_pd(_mm256_add_pd(l->wa, l->wb), at));
+        l->lambda = _mm256_sub_pd(l->lambda, _mm256_andnot_pd(skip, _mm256_xor_pd(dl, sign)));
+        neg_r = _mm256_xor_pd(_mm256_div_pd(dl, len), sign);
+    } else {
+        const __m256d r =
+            _mm256_xor_pd(_mm256_div_pd(_mm256_mul_pd(l->param, c),
+                                        _mm256_mul_pd(_mm256_add_pd(l->wa, l->wb), len)),
+                          sign);
+        neg_r = _mm256_xor_pd(r, sign);
+    }
+    /* What each end loses, -(corr w_a) at a and corr w_b at b, masked to +0 (after the
+     * product: a skipped lane's correction may be infinite) in the lanes that stay. */
+    const __m256d keep_a = _mm256_or_pd(skip, _mm256_cmp_pd(l->wa, zero, _CMP_EQ_OQ));
+    const __m256d keep_b = _mm256_or_pd(skip, _mm256_cmp_pd(l->wb, zero, _CMP_EQ_OQ));
+    const __m256d nwa = _mm256_xor_pd(l->wa, sign);
+    const __m256d cx = _mm256_mul_pd(dx, neg_r), cy = _mm256_mul_pd(dy, neg_r);
+    l->xa = _mm256_sub_pd(l->xa, _mm256_andnot_pd(keep_a, _mm256_mul_pd(cx, nwa)));
+    l->ya = _mm256_sub_pd(l->ya, _mm256_andnot_pd(keep_a, _mm256_mul_pd(cy, nwa)));
+    l->xb = _mm256_sub_pd(l->xb, _mm256_andnot_pd(keep_b, _mm256_mul_pd(cx, l->wb)));
+    l->yb = _mm256_sub_pd(l->yb, _mm256_andnot_pd(keep_b, _mm256_mul_pd(cy, l->wb)));
+    if (dims == 3) {
+        const __m256d cz = _mm256_mul_pd(dz, neg_r);
+        l->za = _mm256_sub_pd(l->za, _mm256_andnot_pd(keep_a, _mm256_mul_pd(cz, nwa)));
+        l->zb = _mm256_sub_pd(l->zb, _mm256_andnot_pd(keep_b, _mm256_mul_pd(cz, l->wb)));
+    }
 }
 
-static inline AVX_INLINE void store_xy(vec3 *x, const uint32_t p[4], __m256d vx, __m256d vy)
+/* Links a + k, a + k + off for k in [i, i + 4). */
+static inline AVX_INLINE void stride4(struct solver_batch *b, const double *w,
+                                      const struct batch_run *r, uint32_t i, int xpbd, int dims)
 {
-    const __m256d p02 = _mm256_unpacklo_pd(vx, vy), p13 = _mm256_unpackhi_pd(vx, vy);
-    _mm_storeu_pd(&x[p[0]].x, _mm256_castpd256_pd128(p02));
-    _mm_storeu_pd(&x[p[1]].x, _mm256_castpd256_pd128(p13));
-    _mm_storeu_pd(&x[p[2]].x, _mm256_extractf128_pd(p02, 1));
-    _mm_storeu_pd(&x[p[3]].x, _mm256_extractf128_pd(p13, 1));
+    const size_t a = (size_t)r->a + i, bi = (size_t)((int64_t)a + r->off), j = r->j + i;
+    struct lanes l;
+    l.xa = _mm256_loadu_pd(b->px + a);
+    l.ya = _mm256_loadu_pd(b->py + a);
+    l.xb = _mm256_loadu_pd(b->px + bi);
+    l.yb = _mm256_loadu_pd(b->py + bi);
+    if (dims == 3) {
+        l.za = _mm256_loadu_pd(b->pz + a);
+        l.zb = _mm256_loadu_pd(b->pz + bi);
+    }
+    l.wa = _mm256_loadu_pd(w + a);
+    l.wb = _mm256_loadu_pd(w + bi);
+    l.rest = _mm256_loadu_pd(b->rest + j);
+    l.param = _mm256_loadu_pd(b->param + j);
+    if (xpbd)
+        l.lambda = _mm256_loadu_pd(b->lambda + j);
+    solve(&l, xpbd, dims, 0);
+    if (xpbd)
+        _mm256_storeu_pd(b->lambda + j, l.lambda);
+    _mm256_storeu_pd(b->px + a, l.xa);
+    _mm256_storeu_pd(b->py + a, l.ya);
+    _mm256_storeu_pd(b->px + bi, l.xb);
+    _mm256_storeu_pd(b->py + bi, l.yb);
+    if (dims == 3) {
+        _mm256_storeu_pd(b->pz + a, l.za);
+        _mm256_storeu_pd(b->pz + bi, l.zb);
+    }
 }
 
-static inline AVX_INLINE __m256d load_z(const vec3 *x, const uint32_t p[4])
+/* Points p..p+7 hold the ends of four pairs links: a-ends in lanes 0, 2, 1, 3 of *va, their
+ * b-ends likewise in *vb. */
+static inline AVX_INLINE void load_pairs(const double *v, size_t p, __m256d *va, __m256d *vb)
 {
-    return _mm256_set_pd(x[p[3]].z, x[p[2]].z, x[p[1]].z, x[p[0]].z);
+    const __m256d lo = _mm256_loadu_pd(v + p), hi = _mm256_loadu_pd(v + p + 4);
+    *va = _mm256_unpacklo_pd(lo, hi);
+    *vb = _mm256_unpackhi_pd(lo, hi);
 }
 
-static inline AVX_INLINE void store_z(vec3 *x, const uint32_t p[4], __m256d vz)
+static inline AVX_INLINE void store_pairs(double *v, size_t p, __m256d va, __m256d vb)
 {
-    const __m128d lo = _mm256_castpd256_pd128(vz), hi = _mm256_extractf128_pd(vz, 1);
-    _mm_store_sd(&x[p[0]].z, lo);
-    _mm_storeh_pd(&x[p[1]].z, lo);
-    _mm_store_sd(&x[p[2]].z, hi);
-    _mm_storeh_pd(&x[p[3]].z, hi);
+    _mm256_storeu_pd(v + p, _mm256_unpacklo_pd(va, vb));
+    _mm256_storeu_pd(v + p + 4, _mm256_unpackhi_pd(va, vb));
+}
+
+static inline AVX_INLINE __m256d load_permuted(const double *v)
+{
+    return _mm256_permute4x64_pd(_mm256_loadu_pd(v), PAIRS_ORDER);
+}
+
+/* Links a + 2k, a + 2k + 1 for k in [i, i + 4). */
+static inline AVX_INLINE void pairs4(struct solver_batch *b, const double *w,
+                                     const struct batch_run *r, uint32_t i, int xpbd, int dims)
+{
+    const size_t p = (size_t)r->a + 2 * (size_t)i, j = r->j + i;
+    struct lanes l;
+    load_pairs(b->px, p, &l.xa, &l.xb);
+    load_pairs(b->py, p, &l.ya, &l.yb);
+    if (dims == 3)
+        load_pairs(b->pz, p, &l.za, &l.zb);
+    load_pairs(w, p, &l.wa, &l.wb);
+    l.rest = load_permuted(b->rest + j);
+    l.param = load_permuted(b->param + j);
+    if (xpbd)
+        l.lambda = load_permuted(b->lambda + j);
+    solve(&l, xpbd, dims, 0);
+    if (xpbd)
+        _mm256_storeu_pd(b->lambda + j, _mm256_permute4x64_pd(l.lambda, PAIRS_ORDER));
+    store_pairs(b->px, p, l.xa, l.xb);
+    store_pairs(b->py, p, l.ya, l.yb);
+    if (dims == 3)
+        store_pairs(b->pz, p, l.za, l.zb);
+}
+
+/* Points p..p+7 hold the ends of four quads links (a, a + 1, b, b + 1, a + 4, ...): a-ends
+ * in *va, b-ends in *vb, in order. */
+static inline AVX_INLINE void load_quads(const double *v, size_t p, __m256d *va, __m256d *vb)
+{
+    const __m256d lo = _mm256_loadu_pd(v + p), hi = _mm256_loadu_pd(v + p + 4);
+    *va = _mm256_permute2f128_pd(lo, hi, 0x20);
+    *vb = _mm256_permute2f128_pd(lo, hi, 0x31);
+}
+
+static inline AVX_INLINE void store_quads(double *v, size_t p, __m256d va, __m256d vb)
+{
+    _mm256_storeu_pd(v + p, _mm256_permute2f128_pd(va, vb, 0x20));
+    _mm256_storeu_pd(v + p + 4, _mm256_permute2f128_pd(va, vb, 0x31));
+}
+
+/* Links a_k, a_k + 2 for k in [i, i + 4), a_k = a, a + 1, a + 4, a + 5, ... */
+static inline AVX_INLINE void quads4(struct solver_batch *b, const double *w,
+                                     const struct batch_run *r, uint32_t i, int xpbd, int dims)
+{
+    const size_t p = (size_t)r->a + 2 * (size_t)i, j = r->j + i;
+    struct lanes l;
+    load_quads(b->px, p, &l.xa, &l.xb);
+    load_quads(b->py, p, &l.ya, &l.yb);
+    if (dims == 3)
+        load_quads(b->pz, p, &l.za, &l.zb);
+    load_quads(w, p, &l.wa, &l.wb);
+    l.rest = _mm256_loadu_pd(b->rest + j);
+    l.param = _mm256_loadu_pd(b->param + j);
+    if (xpbd)
+        l.lambda = _mm256_loadu_pd(b->lambda + j);
+    solve(&l, xpbd, dims, 0);
+    if (xpbd)
+        _mm256_storeu_pd(b->lambda + j, l.lambda);
+    store_quads(b->px, p, l.xa, l.xb);
+    store_quads(b->py, p, l.ya, l.yb);
+    if (dims == 3)
+        store_quads(b->pz, p, l.za, l.zb);
+}
+
+/* Points p, p + 2, p + 4, p + 6 in lanes 0, 2, 1, 3; the masked loads do not read the points
+ * between (another member may be moving them). */
+static inline AVX_INLINE __m256d load_even(const double *v, size_t p)
+{
+    const __m256i mask = _mm256_set_epi64x(0, -1, 0, -1);
+    return _mm256_unpacklo_pd(_mm256_maskload_pd(v + p, mask), _mm256_maskload_pd(v + p + 4, mask));
+}
+
+static inline AVX_INLINE void store_even(double *v, size_t p, __m256d x)
+{
+    const __m128d lo = _mm256_castpd256_pd128(x), hi = _mm256_extractf128_pd(x, 1);
+    _mm_store_sd(v + p, lo);
+    _mm_storeh_pd(v + p + 4, lo);
+    _mm_store_sd(v + p + 2, hi);
+    _mm_storeh_pd(v + p + 6, hi);
+}
+
+/* Links a + 2k, a + 2k + off for k in [i, i + 4). */
+static inline AVX_INLINE void even4(struct solver_batch *b, const double *w,
+                                    const struct batch_run *r, uint32_t i, int xpbd, int dims)
+{
+    const size_t a = (size_t)r->a + 2 * (size_t)i, bi = (size_t)((int64_t)a + r->off);
+    const size_t j = r->j + i;
+    struct lanes l;
+    l.xa = load_even(b->px, a);
+    l.ya = load_even(b->py, a);
+    l.xb = load_even(b->px, bi);
+    l.yb = load_even(b->py, bi);
+    if (dims == 3) {
+        l.za = load_even(b->pz, a);
+        l.zb = load_even(b->pz, bi);
+    }
+    l.wa = load_even(w, a);
+    l.wb = load_even(w, bi);
+    l.rest = load_permuted(b->rest + j);
+    l.param = load_permuted(b->param + j);
+    if (xpbd)
+        l.lambda = load_permuted(b->lambda + j);
+    solve(&l, xpbd, dims, 0);
+    if (xpbd)
+        _mm256_storeu_pd(b->lambda + j, _mm256_permute4x64_pd(l.lambda, PAIRS_ORDER));
+    store_even(b->px, a, l.xa);
+    store_even(b->py, a, l.ya);
+    store_even(b->px, bi, l.xb);
+    store_even(b->py, bi, l.yb);
+    if (dims == 3) {
+        store_even(b->pz, a, l.za);
+        store_even(b->pz, bi, l.zb);
+    }
 }
 
 static inline AVX_INLINE __m256d gather(const double *v, const uint32_t p[4])
@@ -61,80 +258,79 @@ static inline AVX_INLINE __m256d gather(const double *v, const uint32_t p[4])
     return _mm256_set_pd(v[p[3]], v[p[2]], v[p[1]], v[p[0]]);
 }
 
-/* Links j..j+3 of the batch; xpbd and dims are constants in each caller below. */
-static inline AVX_INLINE void project4(struct solver_batch *b, const double *inv_mass, vec3 *x,
-                                       size_t j, int xpbd, int dims)
+static inline AVX_INLINE void scatter(double *v, const uint32_t p[4], __m256d x)
 {
-    const __m256d zero = _mm256_setzero_pd(), sign = _mm256_set1_pd(-0.0);
+    const __m128d lo = _mm256_castpd256_pd128(x), hi = _mm256_extractf128_pd(x, 1);
+    _mm_store_sd(v + p[0], lo);
+    _mm_storeh_pd(v + p[1], lo);
+    _mm_store_sd(v + p[2], hi);
+    _mm_storeh_pd(v + p[3], hi);
+}
+
+/* Gathered links j..j+3, from their listed ends. */
+static inline AVX_INLINE void listed4(struct solver_batch *b, const double *w, size_t j, int xpbd,
+                                      int dims)
+{
     const struct batch_ends *e = &b->ends[j];
     const uint32_t pa[4] = {e[0].a, e[1].a, e[2].a, e[3].a};
     const uint32_t pb[4] = {e[0].b & ~BATCH_TETHER, e[1].b & ~BATCH_TETHER, e[2].b & ~BATCH_TETHER,
                             e[3].b & ~BATCH_TETHER};
-    const int tether = (int)(((e[0].b | e[1].b | e[2].b | e[3].b) & BATCH_TETHER) >> 31);
-    __m256d xa, ya, xb, yb, za = zero, zb = zero, dz = zero;
-    load_xy(x, pa, &xa, &ya);
-    load_xy(x, pb, &xb, &yb);
-    const __m256d dx = _mm256_sub_pd(xb, xa), dy = _mm256_sub_pd(yb, ya);
-    __m256d dot = _mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy));
+    const int tethers = ((e[0].b | e[1].b | e[2].b | e[3].b) & BATCH_TETHER) != 0;
+    struct lanes l;
+    l.xa = gather(b->px, pa);
+    l.ya = gather(b->py, pa);
+    l.xb = gather(b->px, pb);
+    l.yb = gather(b->py, pb);
     if (dims == 3) {
-        za = load_z(x, pa);
-        zb = load_z(x, pb);
-        dz = _mm256_sub_pd(zb, za);
-        dot = _mm256_add_pd(dot, _mm256_mul_pd(dz, dz));
+        l.za = gather(b->pz, pa);
+        l.zb = gather(b->pz, pb);
     }
-    const __m256d len = _mm256_sqrt_pd(dot);
-    const __m256d rest = _mm256_loadu_pd(&b->rest[j]);
-    const __m256d wa = gather(inv_mass, pa), wb = gather(inv_mass, pb);
-    const __m256d c = _mm256_sub_pd(len, rest);
-    __m256d skip = _mm256_cmp_pd(len, zero, _CMP_EQ_OQ);
-    if (tether) { /* rare: find which lanes are tethers */
-        const __m256d slack = _mm256_cmp_pd(len, rest, _CMP_LE_OQ);
-        const __m256d lanes = _mm256_castsi256_pd(
+    l.wa = gather(w, pa);
+    l.wb = gather(w, pb);
+    l.rest = _mm256_loadu_pd(b->rest + j);
+    l.param = _mm256_loadu_pd(b->param + j);
+    if (xpbd)
+        l.lambda = _mm256_loadu_pd(b->lambda + j);
+    if (tethers) { /* rare: find which lanes are tethers */
+        l.tether = _mm256_castsi256_pd(
             _mm256_set_epi64x(e[3].b & BATCH_TETHER ? -1 : 0, e[2].b & BATCH_TETHER ? -1 : 0,
                               e[1].b & BATCH_TETHER ? -1 : 0, e[0].b & BATCH_TETHER ? -1 : 0));
-        skip = _mm256_or_pd(skip, _mm256_and_pd(slack, lanes));
-    }
-    __m256d neg_r; /* -r: the factor of d in the correction */
-    if (xpbd) {
-        const __m256d at = _mm256_loadu_pd(&b->param[j]);
-        const __m256d lambda = _mm256_loadu_pd(&b->lambda[j]);
-        const __m256d dl =
-            _mm256_div_pd(_mm256_sub_pd(_mm256_xor_pd(c, sign), _mm256_mul_pd(at, lambda)),
-                          _mm256_add_pd(_mm256_add_pd(wa, wb), at));
-        _mm256_storeu_pd(&b->lambda[j],
-                         _mm256_sub_pd(lambda, _mm256_andnot_pd(skip, _mm256_xor_pd(dl, sign))));
-        neg_r = _mm256_xor_pd(_mm256_div_pd(dl, len), sign);
+        solve(&l, xpbd, dims, 1);
     } else {
-        const __m256d k = _mm256_loadu_pd(&b->param[j]);
-        const __m256d r = _mm256_xor_pd(
-            _mm256_div_pd(_mm256_mul_pd(k, c), _mm256_mul_pd(_mm256_add_pd(wa, wb), len)), sign);
-        neg_r = _mm256_xor_pd(r, sign);
+        solve(&l, xpbd, dims, 0);
     }
-    /* What each end loses, -(corr w_a) at a and corr w_b at b, masked to +0 (after the
-     * product: a skipped lane's correction may be infinite) in the lanes that stay. */
-    const __m256d keep_a = _mm256_or_pd(skip, _mm256_cmp_pd(wa, zero, _CMP_EQ_OQ));
-    const __m256d keep_b = _mm256_or_pd(skip, _mm256_cmp_pd(wb, zero, _CMP_EQ_OQ));
-    const __m256d nwa = _mm256_xor_pd(wa, sign);
-    const __m256d cx = _mm256_mul_pd(dx, neg_r), cy = _mm256_mul_pd(dy, neg_r);
-    store_xy(x, pa, _mm256_sub_pd(xa, _mm256_andnot_pd(keep_a, _mm256_mul_pd(cx, nwa))),
-             _mm256_sub_pd(ya, _mm256_andnot_pd(keep_a, _mm256_mul_pd(cy, nwa))));
-    store_xy(x, pb, _mm256_sub_pd(xb, _mm256_andnot_pd(keep_b, _mm256_mul_pd(cx, wb))),
-             _mm256_sub_pd(yb, _mm256_andnot_pd(keep_b, _mm256_mul_pd(cy, wb))));
+    if (xpbd)
+        _mm256_storeu_pd(b->lambda + j, l.lambda);
+    scatter(b->px, pa, l.xa);
+    scatter(b->py, pa, l.ya);
+    scatter(b->px, pb, l.xb);
+    scatter(b->py, pb, l.yb);
     if (dims == 3) {
-        const __m256d cz = _mm256_mul_pd(dz, neg_r);
-        store_z(x, pa, _mm256_sub_pd(za, _mm256_andnot_pd(keep_a, _mm256_mul_pd(cz, nwa))));
-        store_z(x, pb, _mm256_sub_pd(zb, _mm256_andnot_pd(keep_b, _mm256_mul_pd(cz, wb))));
+        scatter(b->pz, pa, l.za);
+        scatter(b->pz, pb, l.zb);
     }
 }
 
 #define BATCH_AVX_KERNEL(name, xpbd, dims)                                                         \
-    AVX size_t name(struct solver_batch *b, const double *inv_mass, vec3 *x, size_t begin,         \
-                    size_t end)                                                                    \
+    AVX size_t name(struct solver_batch *b, const double *inv_mass, const struct batch_run *r)     \
     {                                                                                              \
-        size_t j = begin;                                                                          \
-        for (; j + 4 <= end; j += 4)                                                               \
-            project4(b, inv_mass, x, j, xpbd, dims);                                               \
-        return j;                                                                                  \
+        uint32_t i = 0;                                                                            \
+        if (r->kind == RUN_STRIDE)                                                                 \
+            for (; i + 4 <= r->n; i += 4)                                                          \
+                stride4(b, inv_mass, r, i, xpbd, dims);                                            \
+        else if (r->kind == RUN_PAIRS)                                                             \
+            for (; i + 4 <= r->n; i += 4)                                                          \
+                pairs4(b, inv_mass, r, i, xpbd, dims);                                             \
+        else if (r->kind == RUN_QUADS)                                                             \
+            for (; i + 4 <= r->n; i += 4)                                                          \
+                quads4(b, inv_mass, r, i, xpbd, dims);                                             \
+        else if (r->kind == RUN_EVEN)                                                              \
+            for (; i + 4 <= r->n; i += 4)                                                          \
+                even4(b, inv_mass, r, i, xpbd, dims);                                              \
+        else                                                                                       \
+            for (; i + 4 <= r->n; i += 4)                                                          \
+                listed4(b, inv_mass, r->j + i, xpbd, dims);                                        \
+        return i;                                                                                  \
     }
 
 BATCH_AVX_KERNEL(batch_avx_stiff2, 0, 2)

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,17 +25,19 @@ int topology_can_change(const struct model *m)
     return 0;
 }
 
-/* The scenario's own links, all live, and its inverse masses (a model may have no links, and
- * then no links array to copy from). */
+/* The scenario's own links, all live, its inverse masses and radii (a model may have no
+ * links, and then no links array to copy from). */
 static void copy_baseline(const struct model *m, struct link *links, unsigned char *alive,
-                          double *inv_mass)
+                          double *inv_mass, double *radius)
 {
     if (m->nlinks) {
         memcpy(links, m->links, m->nlinks * sizeof *links);
         memset(alive, 1, m->nlinks);
     }
-    if (m->npoints)
+    if (m->npoints) {
         memcpy(inv_mass, m->inv_mass, m->npoints * sizeof *inv_mass);
+        memcpy(radius, m->radius, m->npoints * sizeof *radius);
+    }
 }
 
 /* ---- writing ---- */
@@ -45,6 +48,7 @@ struct topology_log {
     struct link *links;   /* [nlinks] as last written */
     unsigned char *alive; /* [nlinks] */
     double *inv_mass;     /* [npoints] */
+    double *radius;       /* [npoints] */
 };
 
 static void log_free(struct topology_log *t)
@@ -52,6 +56,7 @@ static void log_free(struct topology_log *t)
     free(t->links);
     free(t->alive);
     free(t->inv_mass);
+    free(t->radius);
     free(t);
 }
 
@@ -68,14 +73,15 @@ struct topology_log *topology_log_open(const char *dir, const struct model *m,
         t->links = malloc((m->nlinks ? m->nlinks : 1) * sizeof *t->links);
         t->alive = malloc(m->nlinks ? m->nlinks : 1);
         t->inv_mass = malloc((m->npoints ? m->npoints : 1) * sizeof *t->inv_mass);
+        t->radius = malloc((m->npoints ? m->npoints : 1) * sizeof *t->radius);
     }
-    if (!t || !t->links || !t->alive || !t->inv_mass) {
+    if (!t || !t->links || !t->alive || !t->inv_mass || !t->radius) {
         if (t)
             log_free(t);
         error_set(err, CATENA_EFAIL, "%s/topology.csv: out of memory", dir);
         return NULL;
     }
-    copy_baseline(m, t->links, t->alive, t->inv_mass);
+    copy_baseline(m, t->links, t->alive, t->inv_mass, t->radius);
     if (outfile_open(&t->out, dir, "topology.csv", err)) {
         log_free(t);
         return NULL;
@@ -116,6 +122,12 @@ void topology_log_step(struct topology_log *t, const struct model *lm, const str
             continue;
         write_row(t, s->step, "w", p, NULL, lm->inv_mass[p], 1);
         t->inv_mass[p] = lm->inv_mass[p];
+    }
+    for (size_t p = 0; p < t->npoints; p++) {
+        if (lm->radius[p] == t->radius[p])
+            continue;
+        write_row(t, s->step, "radius", p, NULL, lm->radius[p], 1);
+        t->radius[p] = lm->radius[p];
     }
 }
 
@@ -188,8 +200,9 @@ static int apply_row(struct topology *t, struct catena_error *err)
     if (*p != ',')
         goto bad;
     *p++ = '\0';
-    const int link = !strcmp(kind, "link"), dead = !strcmp(kind, "dead"), w = !strcmp(kind, "w");
-    const long long i = field_index(&p, w ? m->npoints : m->nlinks);
+    const int link = !strcmp(kind, "link"), dead = !strcmp(kind, "dead"), w = !strcmp(kind, "w"),
+              radius = !strcmp(kind, "radius");
+    const long long i = field_index(&p, w || radius ? m->npoints : m->nlinks);
     if (i < 0)
         goto bad;
     if (link) {
@@ -205,6 +218,8 @@ static int apply_row(struct topology *t, struct catena_error *err)
         t->alive[i] = 0;
     } else if (w && !strncmp(p, ",,", 2) && !field_value(p + 2, &t->inv_mass[i]) &&
                t->inv_mass[i] >= 0) {
+    } else if (radius && !strncmp(p, ",,", 2) && !field_value(p + 2, &t->radius[i]) &&
+               t->radius[i] >= 0 && isfinite(t->radius[i])) {
     } else {
         goto bad;
     }
@@ -212,8 +227,9 @@ static int apply_row(struct topology *t, struct catena_error *err)
     return CATENA_OK;
 bad:
     return error_set(err, CATENA_EINPUT,
-                     "%s:%ld: expected STEP,link,LINK,A,B,REST or STEP,dead,LINK,,, or "
-                     "STEP,w,POINT,,,INVERSE_MASS with indices in range",
+                     "%s:%ld: expected STEP,link,LINK,A,B,REST, STEP,dead,LINK,,, "
+                     "STEP,w,POINT,,,INVERSE_MASS or STEP,radius,POINT,,,RADIUS with indices in "
+                     "range",
                      t->path, t->line);
 }
 
@@ -225,12 +241,13 @@ int topology_open(struct topology *t, const struct model *m, const char *run_dir
     t->links = malloc((m->nlinks ? m->nlinks : 1) * sizeof *t->links);
     t->alive = malloc(m->nlinks ? m->nlinks : 1);
     t->inv_mass = malloc((m->npoints ? m->npoints : 1) * sizeof *t->inv_mass);
+    t->radius = malloc((m->npoints ? m->npoints : 1) * sizeof *t->radius);
     t->path = malloc(n);
-    if (!t->links || !t->alive || !t->inv_mass || !t->path) {
+    if (!t->links || !t->alive || !t->inv_mass || !t->radius || !t->path) {
         topology_close(t);
         return error_set(err, CATENA_EFAIL, "out of memory for the links");
     }
-    copy_baseline(m, t->links, t->alive, t->inv_mass);
+    copy_baseline(m, t->links, t->alive, t->inv_mass, t->radius);
     snprintf(t->path, n, "%s/topology.csv", run_dir);
     if (!topology_can_change(m))
         return CATENA_OK;
@@ -267,10 +284,12 @@ void topology_close(struct topology *t)
     free(t->links);
     free(t->alive);
     free(t->inv_mass);
+    free(t->radius);
     free(t->path);
     t->fp = NULL;
     t->links = NULL;
     t->alive = NULL;
     t->inv_mass = NULL;
+    t->radius = NULL;
     t->path = NULL;
 }

@@ -1,6 +1,7 @@
 /* topology.csv: how a run's links and pins change while it runs, so that a finished run
  * holds, for every recorded step, which links are live, what they join at what rest length,
- * and which points are held: what catena render needs besides positions. Rows are changes
+ * which points are held and how large each point is: what catena render needs besides
+ * positions. Rows are changes
  * against the scenario's own model, written at the step boundary where they take effect
  * (after that boundary's events, so the frame recorded at STEP shows them):
  *     step,kind,index,a,b,value
@@ -8,6 +9,8 @@
  *     152,link,20,20,41,0.15  link 20 is live and joins points 20 and 41 at rest 0.15 m
  *     152,link,40,42,21,0.15
  *     152,w,20,,,1.6          point 20's inverse mass is 1.6 1/kg (0: held)
+ *     152,radius,41,,,0.05    point 41's radius is 0.05 m (a cut's new end takes the radius
+ *                             of the end it splits from)
  *     300,dead,7,,,           link 7 broke
  * catena run writes it when something can change: a breakable link, events, or links
  * reserved for cuts. Without it, the model holds for the whole run. */
@@ -41,12 +44,13 @@ int topology_log_close(struct topology_log *t, struct catena_error *err);
 /* Removes the file and frees t; NULL is a no-op. */
 void topology_log_abort(struct topology_log *t);
 
-/* The links, live flags and inverse masses at a step, replayed from topology.csv. */
+/* The links, live flags, inverse masses and radii at a step, replayed from topology.csv. */
 struct topology {
     const struct model *m; /* the baseline */
     struct link *links;    /* [nlinks] a copy of m's, ends and rest lengths as they are now */
     unsigned char *alive;  /* [nlinks] live */
     double *inv_mass;      /* [npoints] 1/kg, 0 held */
+    double *radius;        /* [npoints] m */
     FILE *fp;              /* topology.csv, or NULL when the run has none */
     char *path;
     long line;        /* of the row read ahead */

@@ -99,6 +99,9 @@ struct traj_writer *traj_open(enum output_format format, const char *dir, const 
     w->frames = 0;
     w->header_size = 0;
     w->npy_native = 0;
+    w->every = m->every;
+    w->off_grid = 0;
+    w->side = (struct outfile){0};
     w->error = 0;
     w->len = 0;
     if (outfile_open(&w->out, dir, name, err)) {
@@ -132,6 +135,12 @@ int traj_close(struct traj_writer *w, struct catena_error *err)
     } else {
         rc = outfile_commit(&w->out, err);
     }
+    /* Beside the file only once the file itself is in place, so that a file beside an older
+     * trajectory never claims to describe it. */
+    if (rc == CATENA_OK && w->ops->commit_side)
+        rc = w->ops->commit_side(w, err);
+    else if (w->ops->abort_side)
+        w->ops->abort_side(w);
     free(w);
     return rc;
 }
@@ -141,5 +150,7 @@ void traj_abort(struct traj_writer *w)
     if (!w)
         return;
     outfile_abort(&w->out);
+    if (w->ops->abort_side)
+        w->ops->abort_side(w);
     free(w);
 }

@@ -9,6 +9,10 @@
 
 struct traj_writer;
 
+/* Beside NAME.npy, NAME-frames.npy holds the step and time of each frame, shape (frames, 2)
+ * float64, when the frames are not steps 0, every, 2 every, ... (write_npy.c). */
+#define TRAJ_FRAMES_SUFFIX "-frames.npy"
+
 /* Opens the writer for one format in dir ("trajectory.csv", ".json" or ".npy"). */
 struct traj_writer *traj_open(enum output_format format, const char *dir, const struct model *m,
                               struct catena_error *err);

@@ -19,14 +19,18 @@ enum {
 struct traj_writer {
     const struct traj_format_ops *ops;
     struct outfile out;
-    size_t npoints;     /* points per frame, fixed at open */
-    int dims;           /* components written per point, 2 or 3 */
-    long frames;        /* frames appended so far */
-    size_t header_size; /* npy: bytes reserved for the header, rewritten at close */
-    int npy_native;     /* npy: 1 when the host stores doubles as the file does (little-endian),
-                           so positions are copied as they are; 0: byte by byte */
-    int error;          /* errno of the first failed write; 0 while all is well */
-    size_t len;         /* bytes waiting in buf */
+    size_t npoints;      /* points per frame, fixed at open */
+    int dims;            /* components written per point, 2 or 3 */
+    long frames;         /* frames appended so far */
+    size_t header_size;  /* npy: bytes reserved for the header, rewritten at close */
+    int npy_native;      /* npy: 1 when the host stores doubles as the file does (little-endian),
+                            so positions are copied as they are; 0: byte by byte */
+    long every;          /* npy: output.every, the grid frames are expected on (step k every) */
+    int off_grid;        /* npy: 1 once a frame was recorded off that grid */
+    struct outfile side; /* npy: trajectory-frames.npy, streamed beside it and kept only when a
+                            frame is off the grid (side.fp NULL when not open) */
+    int error;           /* errno of the first failed write; 0 while all is well */
+    size_t len;          /* bytes waiting in buf */
     char buf[TRAJ_BUF_SIZE];
 };
 
@@ -36,6 +40,11 @@ struct traj_format_ops {
     int (*begin)(struct traj_writer *w, const struct model *m);
     int (*frame)(struct traj_writer *w, const struct state *s); /* w->frames before it */
     int (*end)(struct traj_writer *w);
+    /* Optional: after the file is committed, commits (or drops) what the format writes beside
+     * it; CATENA_OK or an error in err. */
+    int (*commit_side)(struct traj_writer *w, struct catena_error *err);
+    /* Optional: drops what the format writes beside the file. */
+    void (*abort_side)(struct traj_writer *w);
 };
 
 extern const struct traj_format_ops traj_csv_ops, traj_json_ops, traj_npy_ops;

@@ -20,13 +20,14 @@ struct traj_info {
     long nframes;              /* frames in the file; -1 while unknown (CSV and JSON know it
                                   only once the last frame has been read) */
     int has_steps;             /* 1 when frames carry step and time; 0 for NPY, which
-                                  stores positions only */
+                                  stores positions only, unless NAME-frames.npy lies beside
+                                  NAME.npy (traj.h) */
 };
 
 struct traj_frame {
     long index;    /* 0, 1, ... in file order */
     long step;     /* the simulation step; the frame index when the file has no steps */
-    double time;   /* simulated time, s; NAN when the file has no times (NPY) */
+    double time;   /* simulated time, s; NAN when the file has no times (NPY alone) */
     const vec3 *x; /* [npoints] positions, m; z = 0 in 2D; non-finite values read as stored
                       (JSON null reads as NAN). Owned by the reader, valid until the next
                       traj_read_next or traj_read_close */

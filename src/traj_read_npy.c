@@ -1,7 +1,10 @@
 /* Reading trajectory.npy: NPY format 1.0 or 2.0 (numpy.lib.format), '<f8' in C order, shape
  * (frames, points, dims). NPY holds positions only: frames are numbered 0..F-1 (step =
- * index) and their time is NAN, so comparisons with it match frames by index. */
+ * index) and their time is NAN, so comparisons with it match frames by index, unless
+ * NAME-frames.npy lies beside NAME.npy (write_npy.c): then its rows (step, time), shape
+ * (frames, 2), are the frames' steps and times, read along with them. */
 #define _POSIX_C_SOURCE 200809L
+#include "traj.h"
 #include "traj_read_format.h"
 
 #include <errno.h>
@@ -21,6 +24,9 @@ struct npy_state {
     uint64_t frame_bytes; /* points * dims * 8 */
     uint64_t data_start;  /* offset of the first double */
     unsigned char *raw;   /* [frame_bytes] */
+    FILE *frames;         /* NAME-frames.npy at its next row, or NULL when there is none */
+    char *frames_path;
+    double last_step; /* the step of the previous row, -1 before the first */
 };
 
 struct npy_header {
@@ -123,9 +129,14 @@ static int parse_dict(const char *text, struct npy_header *h)
     return *skip_space(p + 1) == '\0' ? 0 : -1;
 }
 
+static int bad_header_at(const char *path, const char *what, struct catena_error *err)
+{
+    return error_set(err, CATENA_EINPUT, "%s: bad NPY header: %s", path, what);
+}
+
 static int bad_header(struct traj_reader *r, const char *what, struct catena_error *err)
 {
-    return error_set(err, CATENA_EINPUT, "%s: bad NPY header: %s", r->path, what);
+    return bad_header_at(r->path, what, err);
 }
 
 /* Checks the dictionary says what catena writes and fills r->info. */
@@ -168,34 +179,129 @@ static int check_header(struct traj_reader *r, const struct npy_header *h, struc
 }
 
 /* Reads the magic, version and header length; *start is where the dictionary begins. */
-static int read_preamble(struct traj_reader *r, uint64_t size, uint64_t *hlen, uint64_t *start,
+static int read_preamble(FILE *fp, const char *path, uint64_t size, uint64_t *hlen, uint64_t *start,
                          struct catena_error *err)
 {
     unsigned char pre[12];
-    size_t n = fread(pre, 1, sizeof pre, r->fp);
+    size_t n = fread(pre, 1, sizeof pre, fp);
     if (memcmp(pre, "\x93NUMPY", n < 6 ? n : 6) != 0 || n == 0)
-        return bad_header(r, "no \\x93NUMPY magic at the start (not an NPY file)", err);
+        return bad_header_at(path, "no \\x93NUMPY magic at the start (not an NPY file)", err);
     if (n < 8)
         return error_set(err, CATENA_EINPUT,
-                         "%s: truncated: expected 10 bytes of header, found %zu", r->path, n);
+                         "%s: truncated: expected 10 bytes of header, found %zu", path, n);
     if (pre[6] != 1 && pre[6] != 2) {
         char msg[96];
         snprintf(msg, sizeof msg, "version %d.%d is not supported (catena reads 1.0 and 2.0)",
                  pre[6], pre[7]);
-        return bad_header(r, msg, err);
+        return bad_header_at(path, msg, err);
     }
     *start = pre[6] == 1 ? 10 : 12;
     if (n < *start)
         return error_set(err, CATENA_EINPUT,
-                         "%s: truncated: expected %llu bytes of header, found %llu", r->path,
+                         "%s: truncated: expected %llu bytes of header, found %llu", path,
                          (unsigned long long)*start, (unsigned long long)size);
     *hlen = le_bytes(pre + 8, pre[6] == 1 ? 2 : 4);
     if (*hlen > NPY_HEADER_MAX)
-        return bad_header(r, "header length over 64 KiB", err);
+        return bad_header_at(path, "header length over 64 KiB", err);
     if (*start + *hlen > size)
         return error_set(err, CATENA_EINPUT,
-                         "%s: truncated: expected %llu bytes of header, found %llu", r->path,
+                         "%s: truncated: expected %llu bytes of header, found %llu", path,
                          (unsigned long long)(*start + *hlen), (unsigned long long)size);
+    return CATENA_OK;
+}
+
+/* The header dictionary of the NPY file fp (of size bytes) into h; *data_start is where the
+ * data begins. */
+static int read_header(FILE *fp, const char *path, uint64_t size, struct npy_header *h,
+                       uint64_t *data_start, struct catena_error *err)
+{
+    uint64_t hlen = 0, start = 0;
+    if (read_preamble(fp, path, size, &hlen, &start, err))
+        return CATENA_EINPUT;
+    char *text = malloc(hlen + 1);
+    if (!text)
+        return error_set(err, CATENA_EINPUT, "%s: out of memory", path);
+    fseek(fp, (long)start, SEEK_SET);
+    size_t got = fread(text, 1, hlen, fp);
+    text[got] = '\0';
+    *h = (struct npy_header){.fortran_order = -1, .rank = -1};
+    int bad = got != hlen || strlen(text) != hlen || parse_dict(text, h) != 0;
+    free(text);
+    if (bad)
+        return bad_header_at(path, "cannot parse the dictionary", err);
+    *data_start = start + hlen;
+    return CATENA_OK;
+}
+
+/* NAME-frames.npy for NAME.npy, malloc'd; NULL for a file not named .npy or on OOM. */
+static char *frames_path(const char *path)
+{
+    const size_t n = strlen(path);
+    if (n < 4 || strcmp(path + n - 4, ".npy") != 0)
+        return NULL;
+    char *p = malloc(n - 4 + sizeof TRAJ_FRAMES_SUFFIX);
+    if (p)
+        snprintf(p, n - 4 + sizeof TRAJ_FRAMES_SUFFIX, "%.*s%s", (int)(n - 4), path,
+                 TRAJ_FRAMES_SUFFIX);
+    return p;
+}
+
+/* Opens the frames file beside r's when there is one, checks it holds one (step, time) row
+ * per frame and leaves it at the first row. */
+static int open_frames(struct traj_reader *r, struct npy_state *s, struct catena_error *err)
+{
+    if (!(s->frames_path = frames_path(r->path)))
+        return CATENA_OK;
+    const char *path = s->frames_path;
+    if (!(s->frames = fopen(path, "rb")))
+        return errno == ENOENT
+                   ? CATENA_OK
+                   : error_set(err, CATENA_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(s->frames), &st) != 0)
+        return error_set(err, CATENA_EINPUT, "%s: %s", path, strerror(errno));
+    struct npy_header h;
+    uint64_t start = 0;
+    if (read_header(s->frames, path, (uint64_t)st.st_size, &h, &start, err))
+        return CATENA_EINPUT;
+    const uint64_t frames = (uint64_t)r->info.nframes;
+    if (h.rank != 2 || h.shape[0] != frames || h.shape[1] != 2 || strcmp(h.descr, "<f8") != 0 ||
+        h.fortran_order != 0)
+        return error_set(err, CATENA_EINPUT,
+                         "%s: expected '<f8' rows (step, time) in C order, shape (%ld, 2), one "
+                         "for each frame of %s",
+                         path, r->info.nframes, r->path);
+    if ((uint64_t)st.st_size - start != frames * 16)
+        return error_set(err, CATENA_EINPUT, "%s: expected %llu bytes of data, found %llu", path,
+                         (unsigned long long)(frames * 16),
+                         (unsigned long long)((uint64_t)st.st_size - start));
+    s->last_step = -1;
+    r->info.has_steps = 1;
+    return CATENA_OK;
+}
+
+/* The next row of the frames file into r->frame: a whole step >= 0 above the last one and a
+ * finite time. */
+static int read_frame_row(struct traj_reader *r, struct npy_state *s, struct catena_error *err)
+{
+    unsigned char row[16];
+    double v[2];
+    if (fread(row, 1, sizeof row, s->frames) != sizeof row)
+        return error_set(err, CATENA_EINPUT, "%s: truncated at frame %ld", s->frames_path,
+                         r->nread);
+    for (int k = 0; k < 2; k++) {
+        const uint64_t u = le_bytes(row + 8 * k, 8);
+        memcpy(&v[k], &u, sizeof v[k]);
+    }
+    /* 2^53: every step below it is a double exactly, and a long */
+    if (!(v[0] > s->last_step && v[0] < 0x1p53 && v[0] == floor(v[0])) || !isfinite(v[1]))
+        return error_set(err, CATENA_EINPUT,
+                         "%s: frame %ld: step %.17g at time %.17g (expected a whole step above "
+                         "the last one and a finite time)",
+                         s->frames_path, r->nread, v[0], v[1]);
+    s->last_step = v[0];
+    r->frame.step = (long)v[0];
+    r->frame.time = v[1];
     return CATENA_OK;
 }
 
@@ -208,25 +314,10 @@ static int npy_open(struct traj_reader *r, struct catena_error *err)
     struct stat st;
     if (fstat(fileno(r->fp), &st) != 0)
         return error_set(err, CATENA_EINPUT, "%s: %s", r->path, strerror(errno));
-    uint64_t size = (uint64_t)st.st_size, hlen = 0, start = 0;
-    if (read_preamble(r, size, &hlen, &start, err))
+    uint64_t size = (uint64_t)st.st_size;
+    struct npy_header h;
+    if (read_header(r->fp, r->path, size, &h, &s->data_start, err) || check_header(r, &h, err))
         return CATENA_EINPUT;
-
-    char *text = malloc(hlen + 1);
-    if (!text)
-        return error_set(err, CATENA_EINPUT, "%s: out of memory", r->path);
-    fseek(r->fp, (long)start, SEEK_SET);
-    size_t got = fread(text, 1, hlen, r->fp);
-    text[got] = '\0';
-    struct npy_header h = {.fortran_order = -1, .rank = -1};
-    int bad = got != hlen || strlen(text) != hlen || parse_dict(text, &h) != 0;
-    free(text);
-    if (bad)
-        return bad_header(r, "cannot parse the dictionary", err);
-    if (check_header(r, &h, err))
-        return CATENA_EINPUT;
-
-    s->data_start = start + hlen;
     s->frame_bytes = (uint64_t)r->info.npoints * (uint64_t)r->info.dims * 8;
     uint64_t need = s->frame_bytes * (uint64_t)r->info.nframes, found = size - s->data_start;
     if (found < need)
@@ -243,7 +334,7 @@ static int npy_open(struct traj_reader *r, struct catena_error *err)
     r->x = malloc(r->info.npoints * sizeof *r->x);
     if (!s->raw || !r->x)
         return error_set(err, CATENA_EINPUT, "%s: out of memory", r->path);
-    return CATENA_OK;
+    return open_frames(r, s, err);
 }
 
 static int npy_next(struct traj_reader *r, int *more, struct catena_error *err)
@@ -267,6 +358,8 @@ static int npy_next(struct traj_reader *r, int *more, struct catena_error *err)
         }
         r->x[i] = v3(c[0], c[1], c[2]);
     }
+    if (s->frames)
+        return read_frame_row(r, s, err);
     r->frame.step = r->nread;
     r->frame.time = NAN;
     return CATENA_OK;
@@ -275,8 +368,12 @@ static int npy_next(struct traj_reader *r, int *more, struct catena_error *err)
 static void npy_close(struct traj_reader *r)
 {
     struct npy_state *s = r->state;
-    if (s)
+    if (s) {
         free(s->raw);
+        if (s->frames)
+            fclose(s->frames);
+        free(s->frames_path);
+    }
     free(s);
 }
 

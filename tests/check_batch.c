@@ -196,6 +196,44 @@ START_TEST(test_changed_ends_run_alone)
 END_TEST
 
 #if CATENA_BATCH_AVX
+/* The comparisons above go through every kind of run where the processor has AVX2: the 3D
+ * cloth's rows and columns give stride, quads (bend along a row), even and pairs runs, the 2D
+ * ropes pairs runs, and the tethers and leftovers listed links; links that broke leave the
+ * runs they were in (a broken top-row link of the cloth splits its row's pairs run). */
+START_TEST(test_runs_cover_kinds)
+{
+    if (!batch_avx_usable())
+        return;
+    for (int dims = 2; dims <= 3; dims++) {
+        struct model *m = scene(dims, METHOD_VERLET, ORDER_COLORED);
+        struct state *s = make_state(m, 1);
+        size_t links[RUN_EVEN + 1] = {0};
+        int broke = 0;
+        for (int k = 0; k < 60; k++) {
+            solver_step(m, s);
+            broke |= s->nbroke > 0;
+        }
+        const struct solver_batch *b = s->work->batch;
+        ck_assert(b->lanes);
+        for (size_t r = 0; r < b->nrun; r++) {
+            links[b->run[r].kind] += b->run[r].n;
+            for (uint32_t i = 0; i < b->run[r].n; i++) /* no dead link in a run */
+                ck_assert(s->alive[b->link[b->run[r].j + i]]);
+        }
+        ck_assert_msg(broke, "links broke during the run");
+        ck_assert_uint_gt(links[RUN_LISTED], 0);
+        ck_assert_uint_gt(links[RUN_PAIRS], 0);
+        if (dims == 3) {
+            ck_assert_uint_gt(links[RUN_STRIDE], 0);
+            ck_assert_uint_gt(links[RUN_QUADS], 0);
+            ck_assert_uint_gt(links[RUN_EVEN], 0);
+        }
+        state_destroy(s);
+        model_destroy(m);
+    }
+}
+END_TEST
+
 /* The four-wide lanes run where the processor has AVX (otherwise nothing to compare). */
 START_TEST(test_lanes_run)
 {
@@ -218,6 +256,7 @@ static Suite *batch_suite(void)
     tcase_add_test(tc, test_changed_ends_run_alone);
 #if CATENA_BATCH_AVX
     tcase_add_test(tc, test_lanes_run);
+    tcase_add_test(tc, test_runs_cover_kinds);
 #endif
     suite_add_tcase(s, tc);
     return s;

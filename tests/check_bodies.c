@@ -721,13 +721,11 @@ static struct model *falling_ragdoll(const char *method, int iterations)
 START_TEST(test_ragdoll_limits_hold_on_ground)
 {
     /* The issue's bound for a fall onto the ground: after every step, no joint more than
-     * 1e-3 rad past its limit at 20 and 40 iterations. Measured worst: verlet 1.6e-4 (20),
-     * 2.3e-4 (40); pbd and xpbd 5.8e-4 (20), 5.6e-4 (40); frictionless 4e-5 at 20 for all
-     * three, so the residue is friction's. It holds for this fall only. The contact response
-     * (friction, restitution) moves touching points after the last projection, which leaves
-     * up to ~7e-3 rad however many iterations (the figure upright, turned 0.5 rad); and an
-     * impact on a light end (T-pose turned 1.2 rad, frictionless) is slow to converge: the
-     * elbow is 1e-2 rad past its limit at 20 iterations, 2e-3 at 40, 1.4e-4 at 80. */
+     * 1e-3 rad past its limit at 20 and 40 iterations. Measured worst: 5.2e-5 (verlet) and
+     * 4.9e-5 (pbd, xpbd) at 20, 4e-6 at 40; with friction applied after the iterations, as
+     * it was, 1.6e-4 to 5.8e-4. Other falls, restitution and friction 1 are in
+     * tests/check_ragdoll.c: a hard impact of a light end is slower to converge, and 20
+     * iterations do not hold every such fall within 1e-3. */
     static const int iterations[] = {20, 40};
     for (size_t it = 0; it < 2; it++) {
         struct model *m = falling_ragdoll(methods[_i], iterations[it]);

@@ -2,9 +2,10 @@
  * lighting exactly the rows its width covers, a point landing on the pixel the camera puts it
  * at, link colours equal to the colour map's at the link's known stretch and tension, broken
  * and bend links left out, faces filled, 3D depth order, obstacles where they are, a cut's
- * new ends replayed from topology.csv, interpolation halfway between two steps, the frame
- * count of fps and every, the contact sheet's size, the same bytes on a rerun, and the fitted
- * camera holding every position of the run. */
+ * new ends replayed from topology.csv with their radius, a cut cloth outlined along the cut,
+ * interpolation halfway between two steps, the frame count of fps and every, the contact
+ * sheet's size, the same bytes on a rerun, the fitted camera holding every position of the
+ * run, and a settled run's last frame off the every grid drawn from NPY alone. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 #include "testutil.h"
 #include "testutil_check.h"
 #include "topology.h"
+#include "traj_read.h"
 
 static const unsigned char background[3] = {250, 250, 247};
 static const unsigned char neutral[3] = {64, 64, 64}; /* links[] and points[] */
@@ -542,6 +544,85 @@ START_TEST(test_scenario_render_null_timing)
 }
 END_TEST
 
+/* A 5 x 5 cloth 2 m across about the origin (2D, points 0.5 m apart, row 0 at y = 1), at
+ * rest without gravity, cut at t = 0 through link 9: the structural link from (row 2,
+ * col 1) at (-0.5, 0) to (row 2, col 2) at (0, 0). The two faces on that edge open. */
+static const char cut_cloth_scenario[] =
+    "{\"catena\": 1, \"name\": \"cut-cloth\", \"time\": {\"dt\": 0.01, \"steps\": 1},"
+    " \"world\": {\"gravity\": [0, 0]},"
+    " \"bodies\": [{\"type\": \"cloth\", \"name\": \"cloth\", \"rows\": 5, \"cols\": 5,"
+    " \"size\": [2, 2], \"mass\": 1}],"
+    " \"events\": [{\"time\": 0, \"cut\": {\"link\": \"cloth.9\"}}],"
+    " \"output\": {\"trajectory\": [\"npy\"]}}";
+
+START_TEST(test_cut_edges_outlined)
+{
+    /* 40 px/m about the origin: (x, y) m is pixel (100 + 40 x, 80 - 40 y). The faces on
+     * the cut link, (r1 c1, r2 c1, r2 c2) and (r2 c1, r3 c2, r2 c2), are gone; the edges
+     * that bordered them are the cloth's outline now, drawn as its rim is: the body's colour
+     * at 0.7 (#0072b2 -> (0, 80, 125)) at the middle of a 3 px line. Same for the two halves
+     * of the cut link, which no face borders any more. An edge inside the whole cloth stays
+     * under the faces' fill. */
+    m = parse(cut_cloth_scenario);
+    struct render_opts o = fixed_view(201, 161, 5.025);
+    o.line_width = 3;
+    run_and_render(&o);
+    int w, h;
+    unsigned char *px = frame(0, &w, &h);
+    const unsigned char rim[3] = {0, 80, 125};
+    const unsigned char fill[3] = {(0x00 + 255) / 2, (0x72 + 255) / 2, (0xb2 + 255) / 2};
+    expect_rgb(at(px, w, 110, 40), rim, "the rim: row 0 at (0.25, 1)");
+    expect_rgb(at(px, w, 80, 70), rim, "the opened edge r1 c1 - r2 c1 at (-0.5, 0.25)");
+    expect_rgb(at(px, w, 100, 90), rim, "the opened edge r2 c2 - r3 c2 at (0, -0.25)");
+    expect_rgb(at(px, w, 90, 70), rim, "the opened diagonal r1 c1 - r2 c2 at (-0.25, 0.25)");
+    expect_rgb(at(px, w, 90, 90), rim, "the opened diagonal r2 c1 - r3 c2 at (-0.25, -0.25)");
+    expect_rgb(at(px, w, 85, 80), rim, "the near half of the cut link at (-0.375, 0)");
+    expect_rgb(at(px, w, 95, 80), rim, "the far half of the cut link at (-0.125, 0)");
+    expect_rgb(at(px, w, 120, 90), fill, "the edge r2 c3 - r3 c3 inside at (0.5, -0.25)");
+    free(px);
+}
+END_TEST
+
+/* A straight rope of 4 links 1 m long, points of radius 0.1 m, held at both ends without
+ * gravity, cut at t = 0 through the middle of link 1, at (-0.5, 0). */
+static const char cut_radius_scenario[] =
+    "{\"catena\": 1, \"name\": \"cut-radius\", \"time\": {\"dt\": 0.01, \"steps\": 1},"
+    " \"world\": {\"gravity\": [0, 0]},"
+    " \"bodies\": [{\"type\": \"rope\", \"name\": \"rope\", \"from\": [-2, 0],"
+    " \"to\": [2, 0], \"segments\": 4, \"mass\": 1, \"radius\": 0.1,"
+    " \"pins\": [\"first\", \"last\"]}],"
+    " \"events\": [{\"time\": 0, \"cut\": {\"link\": \"rope.1\"}}],"
+    " \"output\": {\"trajectory\": [\"npy\"]}}";
+
+START_TEST(test_cut_ends_keep_radius)
+{
+    /* The cut's new ends take the radius of the ends they split from (0.1 m; reserved, they
+     * had 0): topology.csv records it and discs of world size show it. At 40 px/m about the
+     * origin the ends sit at pixel (80, 80): 3 px above, inside a 4 px disc and clear of the
+     * 2 px line, is the disc's colour, the body's at 0.6 (#0072b2 -> (0, 68, 107)). */
+    m = parse(cut_radius_scenario);
+    struct render_opts o = fixed_view(201, 161, 5.025);
+    o.point_world = 1;
+    run_and_render(&o);
+    struct catena_error err;
+    struct topology t;
+    const size_t c = m->first_reserved_point;
+    ck_assert_msg(topology_open(&t, m, dir, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_double_eq(t.radius[c], 0);
+    ck_assert_int_eq(topology_advance(&t, 0, &err), CATENA_OK);
+    ck_assert_double_eq(t.radius[c], 0.1);
+    ck_assert_double_eq(t.radius[c + 1], 0.1);
+    topology_close(&t);
+    int w, h;
+    unsigned char *px = frame(0, &w, &h);
+    const unsigned char disc[3] = {0, 68, 107};
+    expect_rgb(at(px, w, 80, 77), disc, "above the new ends");
+    expect_rgb(at(px, w, 80, 83), disc, "below the new ends");
+    expect_rgb(at(px, w, 80, 75), background, "beyond the discs");
+    free(px);
+}
+END_TEST
+
 /* ---- timing ---- */
 
 /* One point moving at 10 m/s along x without gravity, steps of 0.1 s: 1 m (20 px) a step. */
@@ -701,6 +782,95 @@ START_TEST(test_same_bytes)
 }
 END_TEST
 
+/* A damped pendulum recorded every 10 steps that stops once settled, which records its last
+ * frame at the step it stops, off that grid. */
+static const char settle_scenario[] =
+    "{\"catena\": 1, \"name\": \"settle\", \"time\": {\"dt\": 0.008333333333333333,"
+    " \"steps\": 2400, \"until_settled\": {\"speed\": 0.01, \"for\": 0.5}},"
+    " \"solver\": {\"method\": \"xpbd\", \"damping\": 0.05},"
+    " \"points\": [{\"p\": [0, 0], \"mass\": 0}, {\"p\": [1, 0], \"mass\": 1}],"
+    " \"links\": [{\"a\": 0, \"b\": 1}],"
+    " \"output\": {\"every\": 10, \"trajectory\": [\"csv\", \"npy\"]}}";
+
+/* Every frame's step and time read from NPY are those CSV recorded. */
+static void expect_same_steps(const char *npy, const char *csv)
+{
+    struct catena_error err;
+    struct traj_reader *a = traj_read_open(npy, &err), *b = a ? traj_read_open(csv, &err) : NULL;
+    ck_assert_msg(b, "%s", err.msg);
+    ck_assert_int_eq(traj_read_info(a)->has_steps, 1);
+    const struct traj_frame *fa, *fb;
+    do {
+        ck_assert_int_eq(traj_read_next(a, &fa, &err), CATENA_OK);
+        ck_assert_int_eq(traj_read_next(b, &fb, &err), CATENA_OK);
+        ck_assert((fa == NULL) == (fb == NULL));
+        if (fa) {
+            ck_assert_int_eq(fa->step, fb->step);
+            ck_assert_double_eq(fa->time, fb->time);
+        }
+    } while (fa);
+    traj_read_close(a);
+    traj_read_close(b);
+}
+
+START_TEST(test_settled_frames_from_npy)
+{
+    /* NPY alone gives the last frame its true step (not index x every), so the frames drawn
+     * from it are those drawn from CSV alone: at 12 fps (a frame every 10 steps) one per
+     * recorded step up to the last multiple of 10, the same bytes */
+    m = parse(settle_scenario);
+    struct catena_error err;
+    struct run_result rr;
+    const struct run_options ro = {.out_dir = dir, .progress = 0};
+    ck_assert_int_eq(run_simulation(m, &ro, &rr, &err), CATENA_OK);
+    ck_assert_int_ge(rr.settled_step, 0);
+    ck_assert_int_ne(rr.steps_done % 10, 0); /* else the test shows nothing */
+    char *npy = tu_path(dir, "trajectory.npy"), *csv = tu_path(dir, "trajectory.csv");
+    char *side = tu_path(dir, "trajectory-frames.npy");
+    struct render_opts o = fixed_view(101, 81, 4);
+    o.every = 0;
+    o.fps = 12;
+    char *out_npy = tu_path(dir, "from-npy"), *out_csv = tu_path(dir, "from-csv");
+    struct render_result r1, r2;
+    ck_assert_msg(render_run(m, &o, dir, out_npy, 0, &r1, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_int_eq(r1.frames, rr.steps_done / 10 + 1);
+    expect_same_steps(npy, csv);
+    ck_assert_int_eq(remove(npy), 0);
+    ck_assert_int_eq(remove(side), 0);
+    ck_assert_msg(render_run(m, &o, dir, out_csv, 0, &r2, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_int_eq(r2.frames, r1.frames);
+    char name[64];
+    size_t n1, n2;
+    snprintf(name, sizeof name, "from-npy/frames/frame-%06ld.png", r1.frames - 1);
+    char *p1 = tu_path(dir, name), *a = tu_read_file(p1, &n1);
+    snprintf(name, sizeof name, "from-csv/frames/frame-%06ld.png", r1.frames - 1);
+    char *p2 = tu_path(dir, name), *b = tu_read_file(p2, &n2);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_uint_eq(n1, n2);
+    ck_assert_mem_eq(a, b, n1);
+    /* a run that ends on the grid keeps no frames file, and removes an earlier one, which
+     * would describe its trajectory wrongly */
+    ck_assert_int_eq(run_simulation(m, &ro, &rr, &err), CATENA_OK);
+    ck_assert(file_exists("trajectory-frames.npy"));
+    model_destroy(m);
+    m = parse(settle_scenario);
+    m->settle_speed = 0;
+    m->steps = 20;
+    ck_assert_int_eq(run_simulation(m, &ro, &rr, &err), CATENA_OK);
+    ck_assert(!file_exists("trajectory-frames.npy"));
+    free(a);
+    free(b);
+    free(p1);
+    free(p2);
+    free(out_npy);
+    free(out_csv);
+    free(npy);
+    free(csv);
+    free(side);
+}
+END_TEST
+
 START_TEST(test_mismatched_trajectory)
 {
     /* a run of 2 points drawn with a model of 3: refused, nothing drawn */
@@ -737,6 +907,8 @@ static Suite *render_suite(void)
     tcase_add_test(geo, test_area_filled);
     tcase_add_test(geo, test_topology_replay);
     tcase_add_test(geo, test_cut_opens_a_gap);
+    tcase_add_test(geo, test_cut_edges_outlined);
+    tcase_add_test(geo, test_cut_ends_keep_radius);
 
     TCase *sc = tu_tcase(s, "scenario", tu_files_setup, tu_files_teardown);
     tcase_add_test(sc, test_scenario_render_keys);
@@ -751,6 +923,7 @@ static Suite *render_suite(void)
     tcase_add_test(timing, test_contact_sheet_size);
     tcase_add_test(timing, test_same_bytes);
     tcase_add_test(timing, test_mismatched_trajectory);
+    tcase_add_test(timing, test_settled_frames_from_npy);
     return s;
 }
 

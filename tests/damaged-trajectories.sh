@@ -67,4 +67,31 @@ for f in csv json npy; do
         sh -c 'test "$(wc -l <"$1")" -eq 1 && grep -q "$2" "$1"' sh "$tmp/err" "$pattern"
 done
 
+# --- trajectory-frames.npy (the steps and times of NPY frames off the every grid): one that
+# does not fit its trajectory.npy is refused, not trusted
+
+cat >"$tmp/settle.json" <<'JSON'
+{"catena": 1, "name": "settle", "time": {"dt": 0.008333333333333333, "steps": 2400,
+ "until_settled": {"speed": 0.01, "for": 0.5}}, "solver": {"method": "xpbd", "damping": 0.05},
+ "points": [{"p": [0, 0], "mass": 0}, {"p": [1, 0], "mass": 1}], "links": [{"a": 0, "b": 1}],
+ "output": {"every": 10, "trajectory": ["npy"]}}
+JSON
+catena run -q -o "$tmp/settle" "$tmp/settle.json"
+expect_status 0 "the settling run exits 0"
+mkdir "$tmp/side"
+cp "$tmp/settle/trajectory.npy" "$tmp/side/t.npy"
+size=$(wc -c <"$tmp/settle/trajectory-frames.npy" | tr -d ' ')
+frames=$(((size - 128) / 16)) # a 128-byte header, then 16 bytes a frame
+head -c $((size - 8)) "$tmp/settle/trajectory-frames.npy" >"$tmp/side/t-frames.npy"
+catena compare "$tmp/side/t.npy" "$tmp/settle"
+expect_status 2 "compare: frames file cut short: exit 2"
+expect_err "catena: $tmp/side/t-frames.npy: expected $((frames * 16)) bytes of data, found $((frames * 16 - 8))" \
+    "compare: frames file cut short: the message says so"
+cp "$tmp/run/trajectory.npy" "$tmp/side/t.npy"
+cp "$tmp/settle/trajectory-frames.npy" "$tmp/side/t-frames.npy"
+catena compare "$tmp/side/t.npy" "$tmp/run"
+expect_status 2 "compare: frames file of another run: exit 2"
+expect_err "catena: $tmp/side/t-frames.npy: expected '<f8' rows (step, time) in C order, shape (5, 2), one for each frame of $tmp/side/t.npy" \
+    "compare: frames file of another run: the message names both files"
+
 finish
