@@ -515,8 +515,7 @@ END_TEST
 static Suite *constraints_suite(void)
 {
     Suite *su = suite_create("constraints");
-    TCase *tc = tcase_create("constraints");
-    tcase_add_checked_fixture(tc, tu_models_setup, tu_models_teardown);
+    TCase *tc = tu_tcase(su, "constraints", tu_models_setup, tu_models_teardown);
     tcase_add_loop_test(tc, test_momentum_conserved, 0, 3 * NFAMILIES);
     tcase_add_loop_test(tc, test_area_holds_hanging_ring, 0, 3);
     tcase_add_loop_test(tc, test_pressure_inflates, 0, 6);
@@ -527,15 +526,10 @@ static Suite *constraints_suite(void)
     tcase_add_loop_test(tc, test_max_length_pass_two_anchors_and_break, 0, 3);
     tcase_add_loop_test(tc, test_break_force, 0, 3);
     tcase_add_loop_test(tc, test_attachment_holds, 0, 3);
-    suite_add_tcase(su, tc);
     return su;
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(constraints_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(constraints_suite());
 }

@@ -673,8 +673,7 @@ END_TEST
 static Suite *events_suite(void)
 {
     Suite *su = suite_create("events");
-    TCase *tc = tcase_create("events");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    TCase *tc = tu_tcase(su, "events", setup, teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_break_logged, 0, 2);
     tcase_add_loop_test(tc, test_cut, 0, 3);
@@ -690,15 +689,10 @@ static Suite *events_suite(void)
     tcase_add_loop_test(tc, test_wind_drag, 0, 3);
     tcase_add_test(tc, test_until_settled);
     tcase_add_test(tc, test_events_csv);
-    suite_add_tcase(su, tc);
     return su;
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(events_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(events_suite());
 }

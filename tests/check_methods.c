@@ -455,8 +455,7 @@ END_TEST
 static Suite *methods_suite(void)
 {
     Suite *su = suite_create("methods");
-    TCase *tc = tcase_create("methods");
-    tcase_add_checked_fixture(tc, tu_models_setup, tu_models_teardown);
+    TCase *tc = tu_tcase(su, "methods", tu_models_setup, tu_models_teardown);
     tcase_add_test(tc, test_xpbd_hanging_mass);
     tcase_add_test(tc, test_xpbd_chain_substeps);
     tcase_add_loop_test(tc, test_stretch_falls_with_iterations, 0, 2);
@@ -464,22 +463,15 @@ static Suite *methods_suite(void)
     tcase_add_loop_test(tc, test_free_fall, 0, 2);
     tcase_add_loop_test(tc, test_verlet_bits_unchanged, 0, 2);
     tcase_add_loop_test(tc, test_metrics_values, 0, 3);
-    suite_add_tcase(su, tc);
-    TCase *co = tcase_create("colored");
-    tcase_add_checked_fixture(co, tu_models_setup, tu_models_teardown);
+    TCase *co = tu_tcase(su, "colored", tu_models_setup, tu_models_teardown);
     tcase_add_loop_test(co, test_colored_chain_red_black, 0, 3);
     tcase_add_loop_test(co, test_colored_ignores_numbering, 0, 3);
     tcase_add_loop_test(co, test_forward_depends_on_numbering, 0, 3);
     tcase_add_loop_test(co, test_colored_repeatable, 0, 3);
-    suite_add_tcase(su, co);
     return su;
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(methods_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(methods_suite());
 }

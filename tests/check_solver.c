@@ -468,8 +468,7 @@ END_TEST
 static Suite *solver_suite(void)
 {
     Suite *su = suite_create("solver");
-    TCase *tc = tcase_create("verlet");
-    tcase_add_checked_fixture(tc, tu_models_setup, tu_models_teardown);
+    TCase *tc = tu_tcase(su, "verlet", tu_models_setup, tu_models_teardown);
     tcase_add_test(tc, test_state_create);
     tcase_add_loop_test(tc, test_free_fall_exact, 0, 2);
     tcase_add_test(tc, test_pendulum_length);
@@ -484,15 +483,10 @@ static Suite *solver_suite(void)
     tcase_add_test(tc, test_order_alternate_vs_forward);
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_find_diverged);
-    suite_add_tcase(su, tc);
     return su;
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(solver_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(solver_suite());
 }
