@@ -11,12 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <nettle/sha2.h>
-
 #include "fmt_double.h"
 #include "scenario_json.h"
 #include "scenario_loader.h"
 #include "scenario_refs.h"
+#include "sha256_hex.h"
 
 #define FORMAT_VERSION 1
 
@@ -558,17 +557,6 @@ static int read_scenario(struct loader *ld)
             return rc;
     }
     return 0;
-}
-
-static void sha256_hex(const char *text, size_t len, char hex[65])
-{
-    struct sha256_ctx ctx;
-    uint8_t digest[SHA256_DIGEST_SIZE];
-    sha256_init(&ctx);
-    sha256_update(&ctx, len, (const uint8_t *)text);
-    sha256_digest(&ctx, sizeof digest, digest);
-    for (size_t i = 0; i < sizeof digest; i++)
-        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
 }
 
 struct scenario_options scenario_options_default(void)

@@ -107,6 +107,20 @@ static void relax_links(const struct constraint_ctx *cx, const struct model *m, 
     }
 }
 
+/* Iteration it's pass over the families after the links, in the order both solvers keep:
+ * welds, angles, areas, shapes, then collisions on their schedule (always on the last
+ * iteration). */
+static void relax_after_links(const struct constraint_ctx *cx, const struct model *m,
+                              struct state *s, int it)
+{
+    attachment_relax(cx, m, s);
+    angle_relax(cx, m, s);
+    area_relax(cx, m, s);
+    shape_relax(cx, m, s);
+    if (collide_due(m, it))
+        collide_pass(m, s);
+}
+
 /* Every family once per iteration, links first and shapes last, so that a rigid shape
  * (stiffness 1) is exactly rigid when the iterations end. The last shock_iterations are the
  * contact phase: points that have touched an obstacle in this substep are pins to the
@@ -123,12 +137,7 @@ static void relax(const struct constraint_ctx *cx0, const struct model *m, struc
             shock.w = collide_frozen_masses(m, s); /* contacts found so far, now pins */
         const struct constraint_ctx *cx = it >= phase ? &shock : cx0;
         relax_links(cx, m, s, it);
-        attachment_relax(cx, m, s);
-        angle_relax(cx, m, s);
-        area_relax(cx, m, s);
-        shape_relax(cx, m, s);
-        if (collide_due(m, it))
-            collide_pass(m, s); /* collisions: on schedule, always on the last iteration */
+        relax_after_links(cx, m, s, it);
     }
 }
 
@@ -146,12 +155,7 @@ static void relax_global(const struct constraint_ctx *cx, const struct model *m,
     for (int it = 0; it < m->iterations; it++) {
         direct_iterate(s->direct, m, s->x, h);
         distance_relax_list(cx, m, s, left, nleft);
-        attachment_relax(cx, m, s);
-        angle_relax(cx, m, s);
-        area_relax(cx, m, s);
-        shape_relax(cx, m, s);
-        if (collide_due(m, it))
-            collide_pass(m, s); /* collisions: on schedule, always on the last iteration */
+        relax_after_links(cx, m, s, it);
     }
     direct_multipliers(s->direct, s->link_lambda);
 }
