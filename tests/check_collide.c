@@ -35,16 +35,16 @@ START_TEST(test_rest_on_plane)
     const char *method = method_names[_i % 3];
     if (_i < 3)
         m = tu_load("{'catena': 1, 'time': {'dt': 0.005, 'steps': 400}, 'solver': {'method': '%s'},"
-                 "'points': [{'p': [0.3, 0.4], 'mass': 2, 'radius': 0.05}],"
-                 "'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [0, 1],"
-                 "'friction': 1}]}",
-                 method);
+                    "'points': [{'p': [0.3, 0.4], 'mass': 2, 'radius': 0.05}],"
+                    "'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [0, 1],"
+                    "'friction': 1}]}",
+                    method);
     else
         m = tu_load("{'catena': 1, 'dimensions': 3, 'time': {'dt': 0.005, 'steps': 400},"
-                 "'solver': {'method': '%s'}, 'points': [{'p': [0.3, 0.4, -0.2], 'mass': 2,"
-                 "'radius': 0.05}], 'obstacles': [{'type': 'plane', 'point': [0, 0, 0],"
-                 "'normal': [0.2, 1, 0.1], 'friction': 1}]}",
-                 method);
+                    "'solver': {'method': '%s'}, 'points': [{'p': [0.3, 0.4, -0.2], 'mass': 2,"
+                    "'radius': 0.05}], 'obstacles': [{'type': 'plane', 'point': [0, 0, 0],"
+                    "'normal': [0.2, 1, 0.1], 'friction': 1}]}",
+                    method);
     s = state_create(m);
     for (long k = 0; k < m->steps; k++) {
         solver_step(m, s);
@@ -64,10 +64,10 @@ END_TEST
 static size_t apexes(double e, const char *method, double *h, size_t max)
 {
     m = tu_load("{'catena': 1, 'time': {'dt': 0.001, 'steps': 4000}, 'solver': {'method': '%s'},"
-             "'points': [{'p': [0, 1.05], 'mass': 1, 'radius': 0.05}],"
-             "'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [0, 1],"
-             "'restitution': %.17g}]}",
-             method, e);
+                "'points': [{'p': [0, 1.05], 'mass': 1, 'radius': 0.05}],"
+                "'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [0, 1],"
+                "'restitution': %.17g}]}",
+                method, e);
     s = state_create(m);
     double y0 = s->x[0].y, y1 = y0;
     size_t n = 0;
@@ -104,10 +104,10 @@ static void slope(double friction, const char *method)
 {
     const double th = PI / 6.0;
     m = tu_load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 300}, 'solver': {'method': '%s'},"
-             "'points': [{'p': [%.17g, %.17g], 'mass': 1, 'radius': 0.1}],"
-             "'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [%.17g, %.17g],"
-             "'friction': %.17g}]}",
-             method, -0.1 * sin(th), 0.1 * cos(th), -sin(th), cos(th), friction);
+                "'points': [{'p': [%.17g, %.17g], 'mass': 1, 'radius': 0.1}],"
+                "'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [%.17g, %.17g],"
+                "'friction': %.17g}]}",
+                method, -0.1 * sin(th), 0.1 * cos(th), -sin(th), cos(th), friction);
     /* Exactly at rest: xprev = x (gravity's half step is not a velocity). */
     m->v0[0] = v3_scale(m->gravity, 0.5 * m->dt);
 }
@@ -158,11 +158,11 @@ END_TEST
 START_TEST(test_thin_box_stops_rope)
 {
     m = tu_load("{'catena': 1, 'time': {'dt': %.17g, 'steps': 120}, 'solver': {'method': '%s'},"
-             "'world': {'gravity': [0, 0]}, 'bodies': [{'type': 'rope', 'name': 'rope',"
-             "'from': [-3, 0.3], 'to': [-1, -0.3], 'segments': 49, 'mass': 1,"
-             "'radius': 0.01}], 'obstacles': [{'type': 'box', 'center': [0, 0],"
-             "'half': [0.025, 1]}]}",
-             1.0 / 60.0, method_names[_i]);
+                "'world': {'gravity': [0, 0]}, 'bodies': [{'type': 'rope', 'name': 'rope',"
+                "'from': [-3, 0.3], 'to': [-1, -0.3], 'segments': 49, 'mass': 1,"
+                "'radius': 0.01}], 'obstacles': [{'type': 'box', 'center': [0, 0],"
+                "'half': [0.025, 1]}]}",
+                1.0 / 60.0, method_names[_i]);
     for (size_t i = 0; i < m->npoints; i++)
         m->v0[i] = v3(20, 0, 0);
     ck_assert_double_lt(m->radius[0], 0.5 * m->links[0].rest);
@@ -183,12 +183,13 @@ END_TEST
  * round, so ending on the near side shows that they did not pass through. */
 START_TEST(test_sweep_round_shapes)
 {
-    m = tu_load("{'catena': 1, 'dimensions': 3, 'time': {'dt': 0.01, 'steps': 20},"
-             "'world': {'gravity': [0, 0, 0]}, 'points': [{'p': [-2, 0.01, 0], 'v': [100, 0, 0],"
-             "'mass': 1, 'radius': 0.01}, {'p': [-2, 5, 0.02], 'v': [100, 0, 0], 'mass': 1,"
-             "'radius': 0.01}], 'obstacles': [{'type': 'sphere', 'center': [0, 0, 0],"
-             "'radius': 0.05, 'friction': 1}, {'type': 'capsule', 'a': [0, 4, 0], 'b': [0, 6, 0],"
-             "'radius': 0.03, 'friction': 1}]}");
+    m = tu_load(
+        "{'catena': 1, 'dimensions': 3, 'time': {'dt': 0.01, 'steps': 20},"
+        "'world': {'gravity': [0, 0, 0]}, 'points': [{'p': [-2, 0.01, 0], 'v': [100, 0, 0],"
+        "'mass': 1, 'radius': 0.01}, {'p': [-2, 5, 0.02], 'v': [100, 0, 0], 'mass': 1,"
+        "'radius': 0.01}], 'obstacles': [{'type': 'sphere', 'center': [0, 0, 0],"
+        "'radius': 0.05, 'friction': 1}, {'type': 'capsule', 'a': [0, 4, 0], 'b': [0, 6, 0],"
+        "'radius': 0.03, 'friction': 1}]}");
     s = state_create(m);
     for (long k = 0; k < m->steps; k++) {
         solver_step(m, s);
@@ -204,10 +205,10 @@ END_TEST
 START_TEST(test_bounds_keep_inside)
 {
     m = tu_load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 200}, 'points': ["
-             "{'p': [0, 0], 'v': [300, 40], 'mass': 1, 'radius': 0.1},"
-             "{'p': [0.5, 0.5], 'v': [-20, 250], 'mass': 1, 'radius': 0.2}],"
-             "'obstacles': [{'type': 'bounds', 'center': [1, 1], 'half': [2, 1.5],"
-             "'angle': 0.3, 'restitution': 0.5}]}");
+                "{'p': [0, 0], 'v': [300, 40], 'mass': 1, 'radius': 0.1},"
+                "{'p': [0.5, 0.5], 'v': [-20, 250], 'mass': 1, 'radius': 0.2}],"
+                "'obstacles': [{'type': 'bounds', 'center': [1, 1], 'half': [2, 1.5],"
+                "'angle': 0.3, 'restitution': 0.5}]}");
     s = state_create(m);
     for (long k = 0; k < m->steps; k++) {
         solver_step(m, s);
@@ -246,13 +247,14 @@ static double min_nonadjacent(const struct model *md, const struct state *st)
 START_TEST(test_self_collision_heap)
 {
     const double r = 0.02;
-    m = tu_load("{'catena': 1, 'dimensions': 3, 'time': {'dt': %.17g, 'steps': 1200, 'substeps': 2},"
-             "'solver': {'method': '%s', 'iterations': 20, 'damping': %s},"
-             "'bodies': [{'type': 'rope', 'name': 'rope', 'from': [0, 0.2, 0],"
-             "'to': [0.03, 3.2, 0.01], 'segments': 40, 'mass': 1, 'radius': %.17g,"
-             "'self_collision': {'radius': %.17g}}], 'obstacles': [{'type': 'plane',"
-             "'point': [0, 0, 0], 'normal': [0, 1, 0], 'friction': 0.3}]}",
-             1.0 / 240.0, method_names[_i], _i == 0 ? "0.995" : "0.5", r, r);
+    m = tu_load(
+        "{'catena': 1, 'dimensions': 3, 'time': {'dt': %.17g, 'steps': 1200, 'substeps': 2},"
+        "'solver': {'method': '%s', 'iterations': 20, 'damping': %s},"
+        "'bodies': [{'type': 'rope', 'name': 'rope', 'from': [0, 0.2, 0],"
+        "'to': [0.03, 3.2, 0.01], 'segments': 40, 'mass': 1, 'radius': %.17g,"
+        "'self_collision': {'radius': %.17g}}], 'obstacles': [{'type': 'plane',"
+        "'point': [0, 0, 0], 'normal': [0, 1, 0], 'friction': 0.3}]}",
+        1.0 / 240.0, method_names[_i], _i == 0 ? "0.995" : "0.5", r, r);
     s = state_create(m);
     for (long k = 0; k < m->steps; k++)
         solver_step(m, s);
@@ -307,9 +309,9 @@ START_TEST(test_collide_every)
 {
     const int every[] = {1, 4, 20}, want[] = {10, 4, 2};
     m = tu_load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 1}, 'solver': {'iterations': 10,"
-             "'collide_every': %d}, 'points': [{'p': [0, 0.5], 'mass': 1, 'radius': 0.1}],"
-             "'obstacles': [{'type': 'bounds', 'center': [0, 0], 'half': [2, 2]}]}",
-             every[_i]);
+                "'collide_every': %d}, 'points': [{'p': [0, 0.5], 'mass': 1, 'radius': 0.1}],"
+                "'obstacles': [{'type': 'bounds', 'center': [0, 0], 'half': [2, 2]}]}",
+                every[_i]);
     s = state_create(m);
     solver_step(m, s);
     ck_assert_uint_eq(collide_narrow_tests(s), (unsigned long)want[_i]);
@@ -321,15 +323,15 @@ END_TEST
 START_TEST(test_shape_distances)
 {
     m = tu_load("{'catena': 1, 'dimensions': 3, 'time': {'dt': 0.01, 'steps': 1},"
-             "'points': [{'p': [0, 0, 0], 'mass': 1}], 'obstacles': ["
-             "{'type': 'box', 'center': [1, 2, 3], 'half': [1, 0.5, 0.25],"
-             "'euler': [0, 0, %.17g]},"
-             "{'type': 'box', 'center': [0, 0, 0], 'half': [1, 2, 3],"
-             "'quaternion': [%.17g, 0, %.17g, 0]},"
-             "{'type': 'capsule', 'a': [0, 0, 0], 'b': [2, 0, 0], 'radius': 0.5},"
-             "{'type': 'sphere', 'center': [1, 1, 1], 'radius': 2},"
-             "{'type': 'bounds', 'center': [0, 0, 0], 'half': [2, 3, 4]}]}",
-             PI / 2, cos(PI / 4), sin(PI / 4));
+                "'points': [{'p': [0, 0, 0], 'mass': 1}], 'obstacles': ["
+                "{'type': 'box', 'center': [1, 2, 3], 'half': [1, 0.5, 0.25],"
+                "'euler': [0, 0, %.17g]},"
+                "{'type': 'box', 'center': [0, 0, 0], 'half': [1, 2, 3],"
+                "'quaternion': [%.17g, 0, %.17g, 0]},"
+                "{'type': 'capsule', 'a': [0, 0, 0], 'b': [2, 0, 0], 'radius': 0.5},"
+                "{'type': 'sphere', 'center': [1, 1, 1], 'radius': 2},"
+                "{'type': 'bounds', 'center': [0, 0, 0], 'half': [2, 3, 4]}]}",
+                PI / 2, cos(PI / 4), sin(PI / 4));
     const struct obstacle *o = m->obstacles;
     vec3 n;
     /* Box turned 90 degrees about z: its 1 m half extent now lies along y. Exact but for
