@@ -48,8 +48,8 @@ static void add_parameters(cJSON *root, const struct model *m, int *ok)
     need(json_out_add_number(p, "damping", m->damping), ok);
     add_item(p, "max_length_pass", cJSON_CreateBool(m->max_length_pass), ok);
     add_item(p, "global", cJSON_CreateBool(m->global), ok);
-
     need(json_out_add_number(p, "collide_every", m->collide_every), ok);
+    need(json_out_add_number(p, "shock_iterations", m->shock_iterations), ok);
     const double g[3] = {m->gravity.x, m->gravity.y, m->gravity.z};
     cJSON *gravity = need(cJSON_AddArrayToObject(p, "gravity"), ok);
     for (int k = 0; k < m->dims; k++)
