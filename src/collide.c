@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "collide_shape.h"
 #include "selfcollide.h"
@@ -51,6 +52,8 @@ struct collide_work {
     uint32_t *loose; /* points that belong to no body */
     struct selfcollide *self;
     unsigned long narrow;
+    double *frozen; /* [npoints] the contact phase's inverse masses (solver.shock_iterations) */
+    size_t nfrozen; /* touched[0..nfrozen) are at 0 in it; 0: not yet copied this substep */
 };
 
 static int any_self(const struct model *m)
@@ -100,6 +103,9 @@ int collide_work_create(const struct model *m, struct collide_work **out)
          !(w->touched = calloc(m->npoints ? m->npoints : 1, sizeof *w->touched)) ||
          make_groups(m, w)))
         goto fail;
+    if (m->nobstacles > 0 && m->shock_iterations > 0 &&
+        !(w->frozen = malloc((m->npoints ? m->npoints : 1) * sizeof *w->frozen)))
+        goto fail;
     if (selfcollide_create(m, &w->self))
         goto fail;
     *out = w;
@@ -117,6 +123,7 @@ void collide_work_destroy(struct collide_work *w)
     free(w->touched);
     free(w->groups);
     free(w->loose);
+    free(w->frozen);
     selfcollide_destroy(w->self);
     free(w);
 }
@@ -145,7 +152,7 @@ void collide_begin(const struct model *m, struct state *s)
     if (w->contacts)
         for (size_t i = 0; i < s->npoints; i++)
             w->contacts[i].obstacle = -1;
-    w->ntouched = 0;
+    w->ntouched = w->nfrozen = 0;
     if (w->self)
         selfcollide_build(m, s, w->self);
 }
@@ -357,4 +364,18 @@ void collide_respond(const struct model *m, struct state *s)
         solver_set_velocity(m, s, i,
                             v3_add(v3_scale(dt, 1.0 / h), v3_scale(c->n, (c->dy + above) / h)));
     }
+}
+
+/* The first call of a substep with contacts copies the model's inverse masses; later calls
+ * only zero the points that have touched since. */
+const double *collide_frozen_masses(const struct model *m, struct state *s)
+{
+    struct collide_work *w = s->collide;
+    if (!w || !w->frozen || w->ntouched == 0)
+        return m->inv_mass;
+    if (w->nfrozen == 0)
+        memcpy(w->frozen, m->inv_mass, s->npoints * sizeof *w->frozen);
+    for (; w->nfrozen < w->ntouched; w->nfrozen++)
+        w->frozen[w->touched[w->nfrozen]] = 0.0;
+    return w->frozen;
 }

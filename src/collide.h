@@ -42,6 +42,13 @@ void collide_pass(const struct model *m, struct state *s);
  * the motion beyond the surface (a push out of it is a correction, not a velocity). */
 void collide_respond(const struct model *m, struct state *s);
 
+/* The inverse masses for the contact phase (solver.shock_iterations): the model's, with 0 at
+ * every point that has touched an obstacle in this substep, so the internal constraints treat
+ * contact points as pins and the rest of a body settles onto them (shock propagation,
+ * Guendelman, Bridson and Fedkiw 2003). m->inv_mass itself while nothing has touched, or
+ * without the phase. Valid until the next collide_begin. */
+const double *collide_frozen_masses(const struct model *m, struct state *s);
+
 /* Point-obstacle tests the narrow phase has run since the state was created (the broad
  * phase's effect, for tests and diagnostics). */
 unsigned long collide_narrow_tests(const struct state *s);

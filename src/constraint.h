@@ -13,12 +13,15 @@
 struct constraint_ctx {
     enum solver_method method;
     double inv_h2; /* 1 / h^2 of the substep, s^-2 */
+    /* [npoints] the inverse masses the families project with: m->inv_mass, or in the
+     * contact phase (solver.shock_iterations) a copy with the contact points at 0 */
+    const double *w;
 };
 
 static inline struct constraint_ctx constraint_ctx_make(const struct model *m)
 {
     const double h = m->dt / m->substeps;
-    return (struct constraint_ctx){.method = m->method, .inv_h2 = 1.0 / (h * h)};
+    return (struct constraint_ctx){.method = m->method, .inv_h2 = 1.0 / (h * h), .w = m->inv_mass};
 }
 
 /* dlambda / scale for a constraint whose caller holds unnormalised gradients g_i = scale

@@ -56,7 +56,7 @@ static void angle_solve(const struct constraint_ctx *cx, const struct model *m, 
                         size_t i)
 {
     const struct angle *an = &m->angles[i];
-    const double wa = m->inv_mass[an->a], wb = m->inv_mass[an->b], wc = m->inv_mass[an->c];
+    const double wa = cx->w[an->a], wb = cx->w[an->b], wc = cx->w[an->c];
     const vec3 u = v3_sub(s->x[an->b], s->x[an->a]), v = v3_sub(s->x[an->c], s->x[an->b]);
     double theta, c;
     vec3 ga, gc;

@@ -95,8 +95,8 @@ double area_value(const struct model *m, const struct state *s, size_t i)
 }
 
 /* Fills grad[0..count) for the polygon; returns sum w |grad|^2. */
-static double polygon_grad(const struct model *m, const struct state *s, const struct area *ar,
-                           vec3 *grad)
+static double polygon_grad(const struct model *m, const double *inv_mass, const struct state *s,
+                           const struct area *ar, vec3 *grad)
 {
     const uint32_t *idx = m->area_index + ar->first;
     const uint32_t n = ar->count;
@@ -105,14 +105,14 @@ static double polygon_grad(const struct model *m, const struct state *s, const s
         const vec3 prev = s->x[idx[i == 0 ? n - 1 : i - 1]],
                    next = s->x[idx[i + 1 == n ? 0 : i + 1]];
         grad[i] = v3(0.5 * (next.y - prev.y), 0.5 * (prev.x - next.x), 0.0);
-        wgrad2 += m->inv_mass[idx[i]] * v3_dot(grad[i], grad[i]);
+        wgrad2 += inv_mass[idx[i]] * v3_dot(grad[i], grad[i]);
     }
     return wgrad2;
 }
 
 /* Fills grad[] over the volume's distinct vertices; returns sum w |grad|^2. */
-static double mesh_grad(const struct model *m, const struct state *s, const struct solver_work *w,
-                        size_t j, vec3 *grad)
+static double mesh_grad(const struct model *m, const double *inv_mass, const struct state *s,
+                        const struct solver_work *w, size_t j, vec3 *grad)
 {
     const struct area *ar = &m->areas[j];
     const uint32_t *pts = w->vol_point + w->vol_start[j];
@@ -131,7 +131,7 @@ static double mesh_grad(const struct model *m, const struct state *s, const stru
     }
     double wgrad2 = 0.0;
     for (uint32_t k = 0; k < nv; k++)
-        wgrad2 += m->inv_mass[pts[k]] * v3_dot(grad[k], grad[k]);
+        wgrad2 += inv_mass[pts[k]] * v3_dot(grad[k], grad[k]);
     return wgrad2;
 }
 
@@ -146,11 +146,11 @@ static void area_solve(const struct constraint_ctx *cx, const struct model *m, s
     if (ar->is_volume) {
         pts = w->vol_point + w->vol_start[j];
         n = w->vol_start[j + 1] - w->vol_start[j];
-        wgrad2 = mesh_grad(m, s, w, j, w->grad);
+        wgrad2 = mesh_grad(m, cx->w, s, w, j, w->grad);
     } else {
         pts = m->area_index + ar->first;
         n = ar->count;
-        wgrad2 = polygon_grad(m, s, ar, w->grad);
+        wgrad2 = polygon_grad(m, cx->w, s, ar, w->grad);
     }
     if (wgrad2 == 0.0)
         return;
@@ -158,7 +158,7 @@ static void area_solve(const struct constraint_ctx *cx, const struct model *m, s
     const double r =
         constraint_step(cx, c, wgrad2, 1.0, ar->stiffness, ar->compliance, &s->area_lambda[j]);
     for (uint32_t k = 0; k < n; k++) {
-        const double wk = m->inv_mass[pts[k]];
+        const double wk = cx->w[pts[k]];
         if (wk != 0.0)
             s->x[pts[k]] = v3_add(s->x[pts[k]], v3_scale(w->grad[k], wk * r));
     }

@@ -9,7 +9,7 @@ void attachment_relax(const struct constraint_ctx *cx, const struct model *m, st
 {
     for (size_t i = 0; i < m->nattachments; i++) {
         const struct attachment *at = &m->attachments[i];
-        distance_pair(cx, m, s, at->a, at->b, 0.0, 0, at->stiffness, at->compliance,
+        distance_pair(cx, s, at->a, at->b, 0.0, 0, at->stiffness, at->compliance,
                       &s->attach_lambda[i]);
     }
 }

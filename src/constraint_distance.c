@@ -7,11 +7,10 @@
 
 #include <math.h>
 
-void distance_pair(const struct constraint_ctx *cx, const struct model *m, struct state *s,
-                   uint32_t a, uint32_t b, double rest, int tether, double stiffness,
-                   double compliance, double *lambda)
+void distance_pair(const struct constraint_ctx *cx, struct state *s, uint32_t a, uint32_t b,
+                   double rest, int tether, double stiffness, double compliance, double *lambda)
 {
-    const double wa = m->inv_mass[a], wb = m->inv_mass[b];
+    const double wa = cx->w[a], wb = cx->w[b];
     const double w = wa + wb;
     if (w == 0.0)
         return;
@@ -36,7 +35,7 @@ static inline void solve_link(const struct constraint_ctx *cx, const struct mode
 {
     const struct link *l = &m->links[i];
     if (s->alive[i])
-        distance_pair(cx, m, s, l->a, l->b, l->rest, l->kind == LINK_TETHER, l->stiffness,
+        distance_pair(cx, s, l->a, l->b, l->rest, l->kind == LINK_TETHER, l->stiffness,
                       l->compliance, &s->link_lambda[i]);
 }
 

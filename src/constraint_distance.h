@@ -24,9 +24,8 @@ void distance_relax_list(const struct constraint_ctx *cx, const struct model *m,
 
 /* Moves points a and b towards distance `rest` (0 welds them): the pair solve that links and
  * attachments share. tether: only when farther apart than rest. */
-void distance_pair(const struct constraint_ctx *cx, const struct model *m, struct state *s,
-                   uint32_t a, uint32_t b, double rest, int tether, double stiffness,
-                   double compliance, double *lambda);
+void distance_pair(const struct constraint_ctx *cx, struct state *s, uint32_t a, uint32_t b,
+                   double rest, int tether, double stiffness, double compliance, double *lambda);
 
 /* Current length of link i divided by its rest length. */
 double distance_stretch(const struct model *m, const struct state *s, size_t i);

@@ -156,7 +156,8 @@ static void best_rotation(const struct model *m, const struct state *s, size_t j
     quat_columns(q, rot);
 }
 
-static void shape_solve(const struct model *m, struct state *s, size_t j)
+static void shape_solve(const struct constraint_ctx *cx, const struct model *m, struct state *s,
+                        size_t j)
 {
     const struct shape *sh = &m->shapes[j];
     const uint32_t *perm = s->work->shape_perm;
@@ -172,7 +173,7 @@ static void shape_solve(const struct model *m, struct state *s, size_t j)
     best_rotation(m, s, j, c, equal, rot);
     for (uint32_t k = sh->first; k < sh->first + sh->count; k++) {
         const uint32_t e = perm[k], i = m->shape_index[e];
-        if (m->inv_mass[i] == 0.0)
+        if (cx->w[i] == 0.0)
             continue;
         const vec3 q = s->work->shape_rest[e];
         const vec3 goal = v3_add(
@@ -181,8 +182,8 @@ static void shape_solve(const struct model *m, struct state *s, size_t j)
     }
 }
 
-void shape_relax(const struct model *m, struct state *s)
+void shape_relax(const struct constraint_ctx *cx, const struct model *m, struct state *s)
 {
     for (size_t j = 0; j < m->nshapes; j++)
-        shape_solve(m, s, j);
+        shape_solve(cx, m, s, j);
 }

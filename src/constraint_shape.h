@@ -6,11 +6,13 @@
 #ifndef CATENA_CONSTRAINT_SHAPE_H
 #define CATENA_CONSTRAINT_SHAPE_H
 
+#include "constraint.h"
 #include "model.h"
 #include "state.h"
 
-/* Projects every shape group once, in listing order: x_i += k (goal_i - x_i). Shape
- * matching has no compliance; it uses stiffness with every method. */
-void shape_relax(const struct model *m, struct state *s);
+/* Projects every shape group once, in listing order: x_i += k (goal_i - x_i), except at points
+ * whose inverse mass in cx->w is 0. Shape matching has no compliance; it uses stiffness with
+ * every method. */
+void shape_relax(const struct constraint_ctx *cx, const struct model *m, struct state *s);
 
 #endif

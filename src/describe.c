@@ -128,6 +128,9 @@ static void describe_world(FILE *out, const struct model *m)
     if (m->nobstacles > 0)
         fprintf(out, KEY "every %d iteration%s and the last\n", "collisions", m->collide_every,
                 m->collide_every == 1 ? "" : "s");
+    if (m->nobstacles > 0 && m->shock_iterations > 0)
+        fprintf(out, KEY "held as pins in the last %d iteration%s\n", "contacts",
+                m->shock_iterations, m->shock_iterations == 1 ? "" : "s");
     /* The releases that end drags are the drags' own, not events of the file. */
     memset(n, 0, sizeof n);
     for (size_t i = 0; i < m->nevents; i++)

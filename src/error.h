@@ -1,4 +1,5 @@
-/* Errors are written into a buffer the caller owns (MuJoCo-style); only main.c prints.
+/* Errors are written into a buffer the caller owns (MuJoCo-style); only main.c and the
+ * commands (cmd.c, cmd_*.c) print.
  * A message is complete on its own: "FILE: PATH: what is wrong (what would be valid)"
  * or "FILE:LINE:COL: ..." for syntax; main prefixes "catena: ". */
 #ifndef CATENA_ERROR_H

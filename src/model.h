@@ -246,8 +246,8 @@ struct model {
 
     /* pbd and xpbd read damping as the fraction of velocity kept per second: v *= damping^h
      * every substep of h seconds, so it does not change with dt. */
-    int max_length_pass; /* 1: after the iterations, pull each point back within its path
-                            length (sum of rest lengths) from the nearest pinned point */
+    int max_length_pass;       /* 1: after the iterations, pull each point back within its path
+                                  length (sum of rest lengths) from the nearest pinned point */
     enum solver_kernel kernel; /* solver.kernel */
     int threads;               /* solver.threads: threads sharing the links, >= 1 */
 
@@ -290,7 +290,8 @@ struct model {
     /* World (issue 4): obstacles, pin keyframes, events, wind, settling. */
     size_t nobstacles;
     struct obstacle *obstacles;
-    int collide_every; /* collisions on iterations 0, k, 2k, ... and the last */
+    int collide_every;    /* collisions on iterations 0, k, 2k, ... and the last */
+    int shock_iterations; /* the last k iterations hold contact points still (0: none) */
     size_t nkeys;
     double *key_t; /* [nkeys] keyframe times, s */
     vec3 *key_x;   /* [nkeys] keyframe positions, m */

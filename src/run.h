@@ -22,18 +22,18 @@ struct run_options {
 
 struct run_result {
     enum run_status status;
-    long steps_done;       /* steps taken; when diverged, the step whose result was not
-                              finite (0: the initial state was not) */
-    double wall_s;         /* wall-clock seconds of the stepping loop */
-    double max_stretch;    /* final largest length/rest over live links */
-    size_t live_links;     /* links not broken at the end */
-    long diverged_point;   /* -1 unless status is RUN_DIVERGED */
-    int signal;            /* the signal that stopped it when RUN_INTERRUPTED, else 0 */
+    long steps_done;     /* steps taken; when diverged, the step whose result was not
+                            finite (0: the initial state was not) */
+    double wall_s;       /* wall-clock seconds of the stepping loop */
+    double max_stretch;  /* final largest length/rest over live links */
+    size_t live_links;   /* links not broken at the end */
+    long diverged_point; /* -1 unless status is RUN_DIVERGED */
+    int signal;          /* the signal that stopped it when RUN_INTERRUPTED, else 0 */
 
     /* time.until_settled: first step of the quiet spell that ended the run, or -1 */
     long settled_step;
     long events[LOG_KINDS]; /* rows of events.csv by kind */
-    struct metrics final;  /* metrics of the last state (metrics.h) */
+    struct metrics final;   /* metrics of the last state (metrics.h) */
 };
 
 /* Runs m into o->out_dir. Returns CATENA_OK, CATENA_EFAIL (diverged, or an output could

@@ -11,12 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <nettle/sha2.h>
-
 #include "fmt_double.h"
 #include "scenario_json.h"
 #include "scenario_loader.h"
 #include "scenario_refs.h"
+#include "sha256_hex.h"
 
 #define FORMAT_VERSION 1
 
@@ -64,6 +63,7 @@ static const struct sjson_key solver_keys[] = {
     {"max_length_pass", 0},
     {"global", 0},
     {"collide_every", 0},
+    {"shock_iterations", 0},
     {"threads", 0},
     {"kernel", 0},
     {NULL, 0},
@@ -530,6 +530,7 @@ static int (*const sections[])(struct loader *) = {
     scenario_read_perf,
     read_world,
     scenario_read_world_settings,
+    scenario_read_contact,
     scenario_read_obstacles,
     read_output,
     read_points,
@@ -556,17 +557,6 @@ static int read_scenario(struct loader *ld)
             return rc;
     }
     return 0;
-}
-
-static void sha256_hex(const char *text, size_t len, char hex[65])
-{
-    struct sha256_ctx ctx;
-    uint8_t digest[SHA256_DIGEST_SIZE];
-    sha256_init(&ctx);
-    sha256_update(&ctx, len, (const uint8_t *)text);
-    sha256_digest(&ctx, sizeof digest, digest);
-    for (size_t i = 0; i < sizeof digest; i++)
-        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
 }
 
 struct scenario_options scenario_options_default(void)

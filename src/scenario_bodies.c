@@ -12,29 +12,41 @@
 #include "scenario_loader.h"
 
 // clang-format off
-static const struct sjson_key rope_keys[] = {
+/* What every body takes, in three runs that frame a type's own keys in the order messages
+ * list them: head, the type's first keys, middle, its other keys, tail. */
+static const struct sjson_key head_keys[] = {
     {"name", 1},
     {"type", 1},
-    {"from", 1},
-    {"to", 1},
-    {"segments", 1},
-    {"length", 0},
+    {NULL, 0},
+};
+static const struct sjson_key middle_keys[] = {
     {"mass", 1},
     {"pins", 0},
     {"stiffness", 0},
     {"compliance", 0},
     {"break_stretch", 0},
     {"radius", 0},
-    {"shape", 0},
-    {"bend", 0},
+    {NULL, 0},
+};
+static const struct sjson_key tail_keys[] = {
     {"self_collision", 0},
     {"drag", 0},
     {"color", 0},
     {NULL, 0},
 };
+static const struct sjson_key rope_keys[] = {
+    {"from", 1},
+    {"to", 1},
+    {"segments", 1},
+    {"length", 0},
+    {NULL, 0},
+};
+static const struct sjson_key rope_more_keys[] = {
+    {"shape", 0},
+    {"bend", 0},
+    {NULL, 0},
+};
 static const struct sjson_key cloth_keys[] = {
-    {"name", 1},
-    {"type", 1},
     {"rows", 1},
     {"cols", 1},
     {"spacing", 0},
@@ -44,42 +56,26 @@ static const struct sjson_key cloth_keys[] = {
     {"plane", 0},
     {"u", 0},
     {"v", 0},
-    {"mass", 1},
-    {"pins", 0},
-    {"stiffness", 0},
-    {"compliance", 0},
-    {"break_stretch", 0},
-    {"radius", 0},
+    {NULL, 0},
+};
+static const struct sjson_key cloth_more_keys[] = {
     {"structural", 0},
     {"shear", 0},
     {"bend", 0},
-    {"self_collision", 0},
-    {"drag", 0},
-    {"color", 0},
     {NULL, 0},
 };
 static const struct sjson_key ragdoll_keys[] = {
-    {"name", 1},
-    {"type", 1},
     {"position", 0},
     {"height", 0},
     {"angle", 0},
     {"pose", 0},
-    {"mass", 1},
-    {"pins", 0},
-    {"stiffness", 0},
-    {"compliance", 0},
-    {"break_stretch", 0},
-    {"radius", 0},
+    {NULL, 0},
+};
+static const struct sjson_key ragdoll_more_keys[] = {
     {"joints", 0},
-    {"self_collision", 0},
-    {"drag", 0},
-    {"color", 0},
     {NULL, 0},
 };
 static const struct sjson_key softbody_keys[] = {
-    {"name", 1},
-    {"type", 1},
     {"shape", 0},
     {"center", 0},
     {"shape_radius", 1},
@@ -88,24 +84,16 @@ static const struct sjson_key softbody_keys[] = {
     {"plane", 0},
     {"u", 0},
     {"v", 0},
-    {"mass", 1},
-    {"pins", 0},
-    {"stiffness", 0},
-    {"compliance", 0},
-    {"break_stretch", 0},
-    {"radius", 0},
+    {NULL, 0},
+};
+static const struct sjson_key softbody_more_keys[] = {
     {"spokes", 0},
     {"area", 0},
     {"pressure", 0},
     {"shape_matching", 0},
-    {"self_collision", 0},
-    {"drag", 0},
-    {"color", 0},
     {NULL, 0},
 };
 static const struct sjson_key hair_keys[] = {
-    {"name", 1},
-    {"type", 1},
     {"from", 0},
     {"to", 0},
     {"arc", 0},
@@ -113,16 +101,10 @@ static const struct sjson_key hair_keys[] = {
     {"strands", 1},
     {"points", 1},
     {"length", 1},
-    {"mass", 1},
-    {"pins", 0},
-    {"stiffness", 0},
-    {"compliance", 0},
-    {"break_stretch", 0},
-    {"radius", 0},
+    {NULL, 0},
+};
+static const struct sjson_key hair_more_keys[] = {
     {"bend", 0},
-    {"self_collision", 0},
-    {"drag", 0},
-    {"color", 0},
     {NULL, 0},
 };
 static const struct sjson_key arc_keys[] = {
@@ -179,14 +161,14 @@ struct body_plan {
     const cJSON *pins; /* its "pins" array, or NULL for the type's default */
 };
 
-/* A body type: its key table, its pins, its reader (fills plan->def and plan->npoints,
- * adds the body's points to *points and refuses too many) and its builder (returns the
- * body index or -1 when out of memory). pin_point gives the j-th local point of a pin name
- * at or after PIN_OWN, or -1 past the last. */
+/* A body type: its own keys (before and after the shared middle ones), its pins, its reader (fills
+ * plan->def and plan->npoints, adds the body's points to *points and refuses too many) and its
+ * builder (returns the body index or -1 when out of memory). pin_point gives the j-th local point
+ * of a pin name at or after PIN_OWN, or -1 past the last. */
 struct body_kind {
     const char *name;
     const char *article; /* for messages: "a rope" */
-    const struct sjson_key *keys;
+    const struct sjson_key *keys, *more_keys;
     const char *const *pin_names;
     int default_pin; /* pinned when "pins" is absent, or -1 */
     int (*read)(struct loader *ld, const cJSON *e, const char *path, struct body_plan *p,
@@ -720,14 +702,15 @@ static long hair_pin_point(const struct body_plan *p, int name, size_t j)
 
 /* Indexed by enum body_type. */
 static const struct body_kind kinds[] = {
-    {"rope", "a rope", rope_keys, rope_pin_names, -1, read_rope, build_rope_body, NULL},
-    {"cloth", "a cloth", cloth_keys, cloth_pin_names, -1, read_cloth, build_cloth_body,
-     cloth_pin_point},
-    {"ragdoll", "a ragdoll", ragdoll_keys, ragdoll_pin_names, -1, read_ragdoll, build_ragdoll_body,
-     ragdoll_pin_point},
-    {"softbody", "a soft body", softbody_keys, rope_pin_names, -1, read_softbody,
-     build_softbody_body, NULL},
-    {"hair", "hair", hair_keys, hair_pin_names, PIN_OWN, read_hair, build_hair_body,
+    {"rope", "a rope", rope_keys, rope_more_keys, rope_pin_names, -1, read_rope, build_rope_body,
+     NULL},
+    {"cloth", "a cloth", cloth_keys, cloth_more_keys, cloth_pin_names, -1, read_cloth,
+     build_cloth_body, cloth_pin_point},
+    {"ragdoll", "a ragdoll", ragdoll_keys, ragdoll_more_keys, ragdoll_pin_names, -1, read_ragdoll,
+     build_ragdoll_body, ragdoll_pin_point},
+    {"softbody", "a soft body", softbody_keys, softbody_more_keys, rope_pin_names, -1,
+     read_softbody, build_softbody_body, NULL},
+    {"hair", "hair", hair_keys, hair_more_keys, hair_pin_names, PIN_OWN, read_hair, build_hair_body,
      hair_pin_point},
 };
 static const char *const kind_names[] = {"rope", "cloth", "ragdoll", "softbody", "hair", NULL};
@@ -844,6 +827,22 @@ static int pin_body(struct loader *ld, const struct body_plan *p, size_t i)
 
 /* ---- the section ---- */
 
+/* The most keys a body type takes, the shared ones included, and the end marker. */
+enum { BODY_KEYS_MAX = 40 };
+
+/* A type's whole key table in keys[BODY_KEYS_MAX]: head, its keys, middle, its more keys,
+ * tail. */
+static void body_keys(const struct body_kind *kind, struct sjson_key *keys)
+{
+    const struct sjson_key *const runs[] = {head_keys, kind->keys, middle_keys, kind->more_keys,
+                                            tail_keys};
+    size_t n = 0;
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; r++)
+        for (const struct sjson_key *k = runs[r]; k->name && n + 1 < BODY_KEYS_MAX; k++)
+            keys[n++] = *k;
+    keys[n] = (struct sjson_key){NULL, 0};
+}
+
 /* bodies[i]: its type picks the key table and the reader. */
 static int read_body(struct loader *ld, const cJSON *e, const char *path, struct body_plan *p,
                      long long *points)
@@ -858,8 +857,10 @@ static int read_body(struct loader *ld, const cJSON *e, const char *path, struct
     if (sjson_enum(&ld->cx, t, sjson_path_key(k, path, "type"), kind_names, &type))
         return CATENA_EINPUT;
     p->kind = &kinds[type];
-    if (sjson_check_object(&ld->cx, e, path, p->kind->keys) ||
-        p->kind->read(ld, e, path, p, points) || check_pins(ld, e, path, p))
+    struct sjson_key keys[BODY_KEYS_MAX];
+    body_keys(p->kind, keys);
+    if (sjson_check_object(&ld->cx, e, path, keys) || p->kind->read(ld, e, path, p, points) ||
+        check_pins(ld, e, path, p))
         return CATENA_EINPUT;
     return 0;
 }

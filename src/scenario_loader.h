@@ -72,4 +72,7 @@ int scenario_read_reports(struct loader *ld);
 /* solver.threads and solver.kernel (scenario_perf.c). */
 int scenario_read_perf(struct loader *ld);
 
+/* solver.shock_iterations (scenario_contact.c). */
+int scenario_read_contact(struct loader *ld);
+
 #endif

@@ -94,7 +94,7 @@ static void relax_links(const struct constraint_ctx *cx, const struct model *m, 
                         int it)
 {
     if (s->work->batch) {
-        batch_relax(m, s, it); /* the same projections from flat arrays (solver_batch.c) */
+        batch_relax(m, s, it, cx->w); /* the same projections from flat arrays (solver_batch.c) */
         return;
     }
     if (m->order == ORDER_COLORED) {
@@ -107,18 +107,37 @@ static void relax_links(const struct constraint_ctx *cx, const struct model *m, 
     }
 }
 
-/* Every family once per iteration, links first and shapes last, so that a rigid shape
- * (stiffness 1) is exactly rigid when the iterations end. */
-static void relax(const struct constraint_ctx *cx, const struct model *m, struct state *s)
+/* Iteration it's pass over the families after the links, in the order both solvers keep:
+ * welds, angles, areas, shapes, then collisions on their schedule (always on the last
+ * iteration). */
+static void relax_after_links(const struct constraint_ctx *cx, const struct model *m,
+                              struct state *s, int it)
 {
+    attachment_relax(cx, m, s);
+    angle_relax(cx, m, s);
+    area_relax(cx, m, s);
+    shape_relax(cx, m, s);
+    if (collide_due(m, it))
+        collide_pass(m, s);
+}
+
+/* Every family once per iteration, links first and shapes last, so that a rigid shape
+ * (stiffness 1) is exactly rigid when the iterations end. The last shock_iterations are the
+ * contact phase: points that have touched an obstacle in this substep are pins to the
+ * internal constraints (inverse mass 0), so a light limb lying on the ground under a heavy
+ * body no longer trades corrections with it for many iterations; the body converges onto the
+ * contacts as onto pins (shock propagation, Guendelman, Bridson and Fedkiw 2003, sec. 7). The
+ * earlier iterations let contacts slide and respond normally. */
+static void relax(const struct constraint_ctx *cx0, const struct model *m, struct state *s)
+{
+    const int phase = m->iterations - m->shock_iterations;
+    struct constraint_ctx shock = *cx0;
     for (int it = 0; it < m->iterations; it++) {
+        if (it >= phase)
+            shock.w = collide_frozen_masses(m, s); /* contacts found so far, now pins */
+        const struct constraint_ctx *cx = it >= phase ? &shock : cx0;
         relax_links(cx, m, s, it);
-        attachment_relax(cx, m, s);
-        angle_relax(cx, m, s);
-        area_relax(cx, m, s);
-        shape_relax(m, s);
-        if (collide_due(m, it))
-            collide_pass(m, s); /* collisions: on schedule, always on the last iteration */
+        relax_after_links(cx, m, s, it);
     }
 }
 
@@ -136,12 +155,7 @@ static void relax_global(const struct constraint_ctx *cx, const struct model *m,
     for (int it = 0; it < m->iterations; it++) {
         direct_iterate(s->direct, m, s->x, h);
         distance_relax_list(cx, m, s, left, nleft);
-        attachment_relax(cx, m, s);
-        angle_relax(cx, m, s);
-        area_relax(cx, m, s);
-        shape_relax(m, s);
-        if (collide_due(m, it))
-            collide_pass(m, s); /* collisions: on schedule, always on the last iteration */
+        relax_after_links(cx, m, s, it);
     }
     direct_multipliers(s->direct, s->link_lambda);
 }

@@ -488,6 +488,8 @@ static inline void project_xpbd(struct solver_batch *b, const double *inv_mass, 
     if (len == 0.0 || ((b->ends[j].b & BATCH_TETHER) && len <= b->rest[j]))
         return;
     const double wa = inv_mass[a], wb = inv_mass[bi];
+    if (wa + wb == 0.0) /* both ends held by the contact phase: lambda must stay finite */
+        return;
     const double at = b->param[j];
     const double dl = (-(len - b->rest[j]) - at * b->lambda[j]) / ((wa + wb) + at);
     b->lambda[j] += dl;
@@ -509,9 +511,8 @@ static inline void project_xpbd(struct solver_batch *b, const double *inv_mass, 
 /* Gathered links [begin, end) in order, or from end - 1 down. One call site per projection
  * and dimension, so that the compiler inlines them into the loops. */
 static void relax_span(struct solver_batch *b, const struct model *m, struct state *s, int it,
-                       size_t begin, size_t end, int backward)
+                       const double *inv_mass, size_t begin, size_t end, int backward)
 {
-    const double *inv_mass = m->inv_mass;
     vec3 *x = s->x;
     const int xpbd = m->method == METHOD_XPBD;
     if (xpbd && it == 0)
@@ -534,35 +535,45 @@ static void relax_span(struct solver_batch *b, const struct model *m, struct sta
             s->link_lambda[b->link[j]] = b->lambda[j];
 }
 
-/* The links of run r, four at a time and the last few one by one. */
-static void lanes_run(struct solver_batch *b, const struct model *m, const struct batch_run *r)
+/* The links of run r, four at a time and the last few one by one. Only the contact phase's
+ * inverse masses (not the model's: batch_gather leaves out links with both ends pinned) can
+ * hold both ends of a link, so only its iterations pay for the XPBD kernels that look for
+ * them. */
+static void lanes_run(struct solver_batch *b, const struct model *m, const double *inv_mass,
+                      const struct batch_run *r)
 {
 #if CATENA_BATCH_AVX
-    if (m->method == METHOD_XPBD && m->dims == 3)
-        batch_avx_xpbd3(b, m->inv_mass, r);
+    const int held = inv_mass != m->inv_mass;
+    if (m->method == METHOD_XPBD && held && m->dims == 3)
+        batch_avx_xpbd3_held(b, inv_mass, r);
+    else if (m->method == METHOD_XPBD && held)
+        batch_avx_xpbd2_held(b, inv_mass, r);
+    else if (m->method == METHOD_XPBD && m->dims == 3)
+        batch_avx_xpbd3(b, inv_mass, r);
     else if (m->method == METHOD_XPBD)
-        batch_avx_xpbd2(b, m->inv_mass, r);
+        batch_avx_xpbd2(b, inv_mass, r);
     else if (m->dims == 3)
-        batch_avx_stiff3(b, m->inv_mass, r);
+        batch_avx_stiff3(b, inv_mass, r);
     else
-        batch_avx_stiff2(b, m->inv_mass, r);
+        batch_avx_stiff2(b, inv_mass, r);
 #else
     (void)b;
     (void)m;
+    (void)inv_mass;
     (void)r;
 #endif
 }
 
 /* Runs [first, last) of this step. */
 static void relax_runs(struct solver_batch *b, const struct model *m, struct state *s, int it,
-                       size_t first, size_t last)
+                       const double *inv_mass, size_t first, size_t last)
 {
     const int xpbd = m->method == METHOD_XPBD;
     for (size_t k = first; k < last; k++) {
         const struct batch_run *r = &b->run[k];
         if (xpbd && it == 0)
             memset(b->lambda + r->j, 0, r->n * sizeof *b->lambda);
-        lanes_run(b, m, r);
+        lanes_run(b, m, inv_mass, r);
         if (xpbd && it == m->iterations - 1)
             for (size_t j = r->j; j < r->j + r->n; j++)
                 s->link_lambda[b->link[j]] = b->lambda[j];
@@ -599,6 +610,9 @@ struct relax_job {
     int nits;     /* the lanes: iterations in the job */
     int copy_in;  /* the lanes: 1 when the job starts by copying the points in */
     int copy_out; /* and ends by copying them out */
+    /* m->inv_mass, or the contact phase's; a job of several iterations only runs while
+     * nothing but links moves the points (no collisions, so no contact phase either) */
+    const double *inv_mass;
 };
 
 /* Part k's iterations of the job: no link of another part touches its points (b->bodies),
@@ -610,7 +624,7 @@ static void relax_part(struct solver_batch *b, const struct relax_job *job, size
         copy_points(b, job->m, job->s, b->pcut[k], b->pcut[k + 1], 0);
     for (int it = job->it; it < job->it + job->nits; it++)
         for (size_t c = 0; c < b->nbatches; c++)
-            relax_runs(b, job->m, job->s, it, b->piece_run[c * parts + k],
+            relax_runs(b, job->m, job->s, it, job->inv_mass, b->piece_run[c * parts + k],
                        b->piece_run[c * parts + k + 1]);
     if (job->copy_out)
         copy_points(b, job->m, job->s, b->pcut[k], b->pcut[k + 1], 1);
@@ -631,8 +645,8 @@ static void relax_lanes_chunk(void *ctx, size_t k)
         copy_points(b, job->m, job->s, b->pcut[part], b->pcut[part + 1], 0);
     } else if ((g -= (size_t)job->copy_in) < (size_t)job->nits * b->nbatches) {
         const size_t piece = (g % b->nbatches) * parts + part;
-        relax_runs(b, job->m, job->s, job->it + (int)(g / b->nbatches), b->piece_run[piece],
-                   b->piece_run[piece + 1]);
+        relax_runs(b, job->m, job->s, job->it + (int)(g / b->nbatches), job->inv_mass,
+                   b->piece_run[piece], b->piece_run[piece + 1]);
     } else {
         copy_points(b, job->m, job->s, b->pcut[part], b->pcut[part + 1], 1);
     }
@@ -643,14 +657,15 @@ static void relax_lanes_chunk(void *ctx, size_t k)
  * whole substep as one job, at iteration 0, whose groups are the colours of each iteration
  * (the waits between them are the only ones), or, for separate bodies, one group in which
  * each part goes through every iteration of its own bodies. */
-static void relax_lanes(struct solver_batch *b, const struct model *m, struct state *s, int it)
+static void relax_lanes(struct solver_batch *b, const struct model *m, struct state *s, int it,
+                        const double *inv_mass)
 {
     const int whole = b->hold && b->nbatches * (size_t)m->iterations + 2 <= b->max_groups;
     if (b->parallel && whole && it > 0)
         return; /* iteration 0 did them all */
     const int in = !b->hold || it == 0, out = !b->hold || it == m->iterations - 1;
     if (b->parallel) {
-        struct relax_job job = {m, s, it, whole ? m->iterations : 1, in, out || whole};
+        struct relax_job job = {m, s, it, whole ? m->iterations : 1, in, out || whole, inv_mass};
         const size_t parts = b->parts;
         const size_t ngroups = b->bodies && b->hold ? 1
                                                     : (size_t)in + (size_t)job.nits * b->nbatches +
@@ -662,7 +677,7 @@ static void relax_lanes(struct solver_batch *b, const struct model *m, struct st
     }
     if (in)
         copy_points(b, m, s, 0, m->npoints, 0);
-    relax_runs(b, m, s, it, 0, b->nrun);
+    relax_runs(b, m, s, it, inv_mass, 0, b->nrun);
     if (out)
         copy_points(b, m, s, 0, m->npoints, 1);
 }
@@ -673,22 +688,22 @@ static void relax_chunk(void *ctx, size_t k)
     const struct relax_job *job = ctx;
     struct solver_batch *b = job->s->work->batch;
     const int backward = job->m->order == ORDER_ALTERNATE && job->it % 2 == 1;
-    relax_span(b, job->m, job->s, job->it, b->chunk[k], b->chunk[k + 1], backward);
+    relax_span(b, job->m, job->s, job->it, job->inv_mass, b->chunk[k], b->chunk[k + 1], backward);
 }
 
-void batch_relax(const struct model *m, struct state *s, int it)
+void batch_relax(const struct model *m, struct state *s, int it, const double *inv_mass)
 {
     struct solver_batch *b = s->work->batch;
     if (b->lanes) {
-        relax_lanes(b, m, s, it);
+        relax_lanes(b, m, s, it, inv_mass);
     } else if (b->parallel) {
-        struct relax_job job = {m, s, it, 1, 0, 0};
+        struct relax_job job = {m, s, it, 1, 0, 0, inv_mass};
         pool_run(b->pool, b->nchunks, b->group, m->order == ORDER_COLORED ? b->nbatches : 1,
                  relax_chunk, &job);
     } else if (m->order == ORDER_COLORED) {
         for (size_t c = 0; c < b->nbatches; c++)
-            relax_span(b, m, s, it, b->start[c], b->start[c + 1], 0);
+            relax_span(b, m, s, it, inv_mass, b->start[c], b->start[c + 1], 0);
     } else {
-        relax_span(b, m, s, it, 0, b->n, m->order == ORDER_ALTERNATE && it % 2 == 1);
+        relax_span(b, m, s, it, inv_mass, 0, b->n, m->order == ORDER_ALTERNATE && it % 2 == 1);
     }
 }

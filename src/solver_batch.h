@@ -125,9 +125,10 @@ void batch_destroy(struct solver_batch *b);
 void batch_gather(const struct model *m, struct state *s);
 
 /* Iteration `it` of a substep over the gathered links (the method and 1/h^2 went into the
- * gathered parameters). xpbd: the multipliers start from 0 at iteration 0 and reach
+ * gathered parameters), with the inverse masses inv_mass (m->inv_mass, or the contact phase's,
+ * collide_frozen_masses). xpbd: the multipliers start from 0 at iteration 0 and reach
  * s->link_lambda after the last one. */
-void batch_relax(const struct model *m, struct state *s, int it);
+void batch_relax(const struct model *m, struct state *s, int it, const double *inv_mass);
 
 /* solver_batch_avx.c, on x86 with GCC or Clang: whether this processor runs AVX2, and the
  * kernels that relax run r over b->px, b->py and, in 3D, b->pz: four links at a time, then
@@ -139,6 +140,11 @@ void batch_avx_stiff2(struct solver_batch *b, const double *inv_mass, const stru
 void batch_avx_stiff3(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
 void batch_avx_xpbd2(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
 void batch_avx_xpbd3(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
+/* The same under the contact phase's inverse masses, where both ends of a link may be held. */
+void batch_avx_xpbd2_held(struct solver_batch *b, const double *inv_mass,
+                          const struct batch_run *r);
+void batch_avx_xpbd3_held(struct solver_batch *b, const double *inv_mass,
+                          const struct batch_run *r);
 #else
 #define CATENA_BATCH_AVX 0
 #endif

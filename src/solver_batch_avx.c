@@ -47,9 +47,11 @@ struct soa {
     double *lambda;
 };
 
-/* The projection of four links; xpbd, dims and tethers are constants in each caller. New
- * positions go back into l, the new multipliers into l->lambda. */
-static inline AVX_INLINE void solve(struct lanes *l, int xpbd, int dims, int tethers)
+/* The projection of four links; xpbd, dims, tethers and held are constants in each caller.
+ * held (xpbd, the contact phase): lanes whose ends both have inverse mass 0 leave their
+ * multipliers alone, as project_xpbd returns before them. New positions go back into l, the
+ * new multipliers into l->lambda. */
+static inline AVX_INLINE void solve(struct lanes *l, int xpbd, int dims, int tethers, int held)
 {
     const __m256d zero = _mm256_setzero_pd(), sign = _mm256_set1_pd(-0.0);
     const __m256d dx = _mm256_sub_pd(l->xb, l->xa), dy = _mm256_sub_pd(l->yb, l->ya);
@@ -65,6 +67,8 @@ static inline AVX_INLINE void solve(struct lanes *l, int xpbd, int dims, int tet
     if (tethers)
         skip =
             _mm256_or_pd(skip, _mm256_and_pd(_mm256_cmp_pd(len, l->rest, _CMP_LE_OQ), l->tether));
+    if (xpbd && held)
+        skip = _mm256_or_pd(skip, _mm256_cmp_pd(_mm256_add_pd(l->wa, l->wb), zero, _CMP_EQ_OQ));
     __m256d neg_r; /* -r: the factor of d in the correction */
     if (xpbd) {
         const __m256d at = l->param;
@@ -99,7 +103,7 @@ static inline AVX_INLINE void solve(struct lanes *l, int xpbd, int dims, int tet
 
 /* Links a + k, a + k + off for k in [0, 4), gathered from j on. */
 static inline AVX_INLINE void stride4(const struct soa *b, size_t a, int64_t off, size_t j,
-                                      int xpbd, int dims)
+                                      int xpbd, int dims, int held)
 {
     const size_t bi = (size_t)((int64_t)a + off);
     const double *w = b->w;
@@ -118,7 +122,7 @@ static inline AVX_INLINE void stride4(const struct soa *b, size_t a, int64_t off
     l.param = _mm256_loadu_pd(b->param + j);
     if (xpbd)
         l.lambda = _mm256_loadu_pd(b->lambda + j);
-    solve(&l, xpbd, dims, 0);
+    solve(&l, xpbd, dims, 0, held);
     if (xpbd)
         _mm256_storeu_pd(b->lambda + j, l.lambda);
     _mm256_storeu_pd(b->px + a, l.xa);
@@ -152,7 +156,8 @@ static inline AVX_INLINE __m256d load_permuted(const double *v)
 }
 
 /* Links p + 2k, p + 2k + 1 for k in [0, 4), gathered from j on. */
-static inline AVX_INLINE void pairs4(const struct soa *b, size_t p, size_t j, int xpbd, int dims)
+static inline AVX_INLINE void pairs4(const struct soa *b, size_t p, size_t j, int xpbd, int dims,
+                                     int held)
 {
     const double *w = b->w;
     struct lanes l;
@@ -165,7 +170,7 @@ static inline AVX_INLINE void pairs4(const struct soa *b, size_t p, size_t j, in
     l.param = load_permuted(b->param + j);
     if (xpbd)
         l.lambda = load_permuted(b->lambda + j);
-    solve(&l, xpbd, dims, 0);
+    solve(&l, xpbd, dims, 0, held);
     if (xpbd)
         _mm256_storeu_pd(b->lambda + j, _mm256_permute4x64_pd(l.lambda, PAIRS_ORDER));
     store_pairs(b->px, p, l.xa, l.xb);
@@ -190,7 +195,8 @@ static inline AVX_INLINE void store_quads(double *v, size_t p, __m256d va, __m25
 }
 
 /* Links a_k, a_k + 2 for k in [0, 4), a_k = p, p + 1, p + 4, p + 5, gathered from j on. */
-static inline AVX_INLINE void quads4(const struct soa *b, size_t p, size_t j, int xpbd, int dims)
+static inline AVX_INLINE void quads4(const struct soa *b, size_t p, size_t j, int xpbd, int dims,
+                                     int held)
 {
     const double *w = b->w;
     struct lanes l;
@@ -203,7 +209,7 @@ static inline AVX_INLINE void quads4(const struct soa *b, size_t p, size_t j, in
     l.param = _mm256_loadu_pd(b->param + j);
     if (xpbd)
         l.lambda = _mm256_loadu_pd(b->lambda + j);
-    solve(&l, xpbd, dims, 0);
+    solve(&l, xpbd, dims, 0, held);
     if (xpbd)
         _mm256_storeu_pd(b->lambda + j, l.lambda);
     store_quads(b->px, p, l.xa, l.xb);
@@ -231,7 +237,7 @@ static inline AVX_INLINE void store_even(double *v, size_t p, __m256d x)
 
 /* Links a + 2k, a + 2k + off for k in [0, 4), gathered from j on. */
 static inline AVX_INLINE void even4(const struct soa *b, size_t a, int64_t off, size_t j, int xpbd,
-                                    int dims)
+                                    int dims, int held)
 {
     const size_t bi = (size_t)((int64_t)a + off);
     const double *w = b->w;
@@ -250,7 +256,7 @@ static inline AVX_INLINE void even4(const struct soa *b, size_t a, int64_t off, 
     l.param = load_permuted(b->param + j);
     if (xpbd)
         l.lambda = load_permuted(b->lambda + j);
-    solve(&l, xpbd, dims, 0);
+    solve(&l, xpbd, dims, 0, held);
     if (xpbd)
         _mm256_storeu_pd(b->lambda + j, _mm256_permute4x64_pd(l.lambda, PAIRS_ORDER));
     store_even(b->px, a, l.xa);
@@ -279,7 +285,7 @@ static inline AVX_INLINE void scatter(double *v, const uint32_t p[4], __m256d x)
 
 /* Gathered links j..j+3, from their listed ends e[0..3]. */
 static inline AVX_INLINE void listed4(const struct soa *b, const struct batch_ends *e, size_t j,
-                                      int xpbd, int dims)
+                                      int xpbd, int dims, int held)
 {
     const double *w = b->w;
     const uint32_t pa[4] = {e[0].a, e[1].a, e[2].a, e[3].a};
@@ -305,9 +311,9 @@ static inline AVX_INLINE void listed4(const struct soa *b, const struct batch_en
         l.tether = _mm256_castsi256_pd(
             _mm256_set_epi64x(e[3].b & BATCH_TETHER ? -1 : 0, e[2].b & BATCH_TETHER ? -1 : 0,
                               e[1].b & BATCH_TETHER ? -1 : 0, e[0].b & BATCH_TETHER ? -1 : 0));
-        solve(&l, xpbd, dims, 1);
+        solve(&l, xpbd, dims, 1, held);
     } else {
-        solve(&l, xpbd, dims, 0);
+        solve(&l, xpbd, dims, 0, held);
     }
     if (xpbd)
         _mm256_storeu_pd(b->lambda + j, l.lambda);
@@ -325,7 +331,7 @@ static inline AVX_INLINE void listed4(const struct soa *b, const struct batch_en
  * solver_batch.c does it, with plain doubles: xpbd and dims are constants here, so none of the
  * simple kernel's choices is left to make at run time. */
 static inline AVX_INLINE void project1(const struct soa *b, const struct batch_ends *e, size_t j,
-                                       int xpbd, int dims)
+                                       int xpbd, int dims, int held)
 {
     const uint32_t a = e->a, bi = e->b & ~BATCH_TETHER;
     const double dx = b->px[bi] - b->px[a], dy = b->py[bi] - b->py[a];
@@ -334,6 +340,8 @@ static inline AVX_INLINE void project1(const struct soa *b, const struct batch_e
     if (len == 0.0 || ((e->b & BATCH_TETHER) && len <= b->rest[j]))
         return;
     const double wa = b->w[a], wb = b->w[bi];
+    if (xpbd && held && wa + wb == 0.0) /* both ends held, as in project_xpbd */
+        return;
     double r;
     if (xpbd) {
         const double at = b->param[j];
@@ -358,7 +366,7 @@ static inline AVX_INLINE void project1(const struct soa *b, const struct batch_e
     }
 }
 
-#define BATCH_AVX_KERNEL(name, xpbd, dims)                                                         \
+#define BATCH_AVX_KERNEL(name, xpbd, dims, held)                                                   \
     AVX void name(struct solver_batch *b, const double *inv_mass, const struct batch_run *r)       \
     {                                                                                              \
         const struct soa c = {b->px, b->py, b->pz, inv_mass, b->rest, b->param, b->lambda};        \
@@ -367,26 +375,28 @@ static inline AVX_INLINE void project1(const struct soa *b, const struct batch_e
         size_t i = 0;                                                                              \
         if (r->kind == RUN_STRIDE)                                                                 \
             for (; i + 4 <= n; i += 4)                                                             \
-                stride4(&c, a + i, off, j + i, xpbd, dims);                                        \
+                stride4(&c, a + i, off, j + i, xpbd, dims, held);                                  \
         else if (r->kind == RUN_PAIRS)                                                             \
             for (; i + 4 <= n; i += 4)                                                             \
-                pairs4(&c, a + 2 * i, j + i, xpbd, dims);                                          \
+                pairs4(&c, a + 2 * i, j + i, xpbd, dims, held);                                    \
         else if (r->kind == RUN_QUADS)                                                             \
             for (; i + 4 <= n; i += 4)                                                             \
-                quads4(&c, a + 2 * i, j + i, xpbd, dims);                                          \
+                quads4(&c, a + 2 * i, j + i, xpbd, dims, held);                                    \
         else if (r->kind == RUN_EVEN)                                                              \
             for (; i + 4 <= n; i += 4)                                                             \
-                even4(&c, a + 2 * i, off, j + i, xpbd, dims);                                      \
+                even4(&c, a + 2 * i, off, j + i, xpbd, dims, held);                                \
         else                                                                                       \
             for (; i + 4 <= n; i += 4)                                                             \
-                listed4(&c, b->ends + j + i, j + i, xpbd, dims);                                   \
+                listed4(&c, b->ends + j + i, j + i, xpbd, dims, held);                             \
         for (; i < n; i++)                                                                         \
-            project1(&c, b->ends + j + i, j + i, xpbd, dims);                                      \
+            project1(&c, b->ends + j + i, j + i, xpbd, dims, held);                                \
     }
 
-BATCH_AVX_KERNEL(batch_avx_stiff2, 0, 2)
-BATCH_AVX_KERNEL(batch_avx_stiff3, 0, 3)
-BATCH_AVX_KERNEL(batch_avx_xpbd2, 1, 2)
-BATCH_AVX_KERNEL(batch_avx_xpbd3, 1, 3)
+BATCH_AVX_KERNEL(batch_avx_stiff2, 0, 2, 0)
+BATCH_AVX_KERNEL(batch_avx_stiff3, 0, 3, 0)
+BATCH_AVX_KERNEL(batch_avx_xpbd2, 1, 2, 0)
+BATCH_AVX_KERNEL(batch_avx_xpbd3, 1, 3, 0)
+BATCH_AVX_KERNEL(batch_avx_xpbd2_held, 1, 2, 1)
+BATCH_AVX_KERNEL(batch_avx_xpbd3_held, 1, 3, 1)
 
 #endif

@@ -20,28 +20,9 @@ int solver_tether_prepare(const struct model *m, struct solver_work *w)
     w->anchor = malloc(np * sizeof *w->anchor);
     w->reach = malloc(np * sizeof *w->reach);
     w->heap = malloc((2 * m->nlinks + np) * sizeof *w->heap);
-    uint32_t *pos = malloc(np * sizeof *pos);
-    if (!w->adj_start || !w->adj || !w->anchor || !w->reach || !w->heap || !pos) {
-        free(pos);
+    if (!w->adj_start || !w->adj || !w->anchor || !w->reach || !w->heap)
         return -1;
-    }
-    /* Bend and shear links are shortcuts of a cloth or rope, not paths it can be stretched
-     * along: only structural links bound the reach. */
-    for (size_t i = 0; i < m->nlinks; i++)
-        if (m->links[i].role == ROLE_STRUCTURAL) {
-            w->adj_start[m->links[i].a + 1]++;
-            w->adj_start[m->links[i].b + 1]++;
-        }
-    for (size_t p = 0; p < m->npoints; p++)
-        w->adj_start[p + 1] += w->adj_start[p];
-    memcpy(pos, w->adj_start, m->npoints * sizeof *pos);
-    for (size_t i = 0; i < m->nlinks; i++)
-        if (m->links[i].role == ROLE_STRUCTURAL) {
-            w->adj[pos[m->links[i].a]++] = (uint32_t)i;
-            w->adj[pos[m->links[i].b]++] = (uint32_t)i;
-        }
-    free(pos);
-    w->tether_stale = 1;
+    tether_relink(m, w);
     return 0;
 }
 
@@ -49,8 +30,10 @@ void tether_relink(const struct model *m, struct solver_work *w)
 {
     if (!w->adj_start)
         return;
-    /* The same CSR as tether_prepare builds, in place: the arrays have room for every link,
-     * and anchor (recomputed next pass anyway) serves as the fill cursor. */
+    /* The live structural links of each point in CSR form, rebuilt in place: the arrays have
+     * room for every link, and anchor (recomputed next pass anyway) serves as the fill
+     * cursor. Bend and shear links are shortcuts of a cloth or rope, not paths it can be
+     * stretched along: only structural links bound the reach. */
     memset(w->adj_start, 0, (m->npoints + 1) * sizeof *w->adj_start);
     for (size_t i = 0; i < m->nlinks; i++)
         if (m->links[i].role == ROLE_STRUCTURAL) {

@@ -70,7 +70,8 @@ struct state;
 void solver_tether_pass(const struct model *m, struct state *s);
 
 /* Rebuilds the pass's adjacency from m's links after their ends changed (a cut), without
- * allocating; the paths are recomputed on the next pass. A no-op without the pass. */
+ * allocating (solver_tether_prepare builds it the same way); the paths are recomputed on the
+ * next pass. A no-op without the pass. */
 void tether_relink(const struct model *m, struct solver_work *w);
 
 #endif

@@ -32,7 +32,6 @@ struct state {
     struct solver_work *work; /* the solver's own tables and scratch (solver_work.h) */
     struct direct *direct;    /* the direct projection's workspace when m->global, else NULL */
 
-
     /* Allocated with the state: contacts and hashes (NULL without collisions). */
     struct collide_work *collide;
 };

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "outfile.h"
+#include "json_out.h"
 #include "traj.h"
 
 /* cJSON's Add* calls return NULL on OOM and take a NULL parent quietly, so each result
@@ -38,21 +38,23 @@ static cJSON *add_string_or_null(cJSON *obj, const char *key, const char *s)
 static void add_parameters(cJSON *root, const struct model *m, int *ok)
 {
     cJSON *p = need(cJSON_AddObjectToObject(root, "parameters"), ok);
-    need(cJSON_AddNumberToObject(p, "dimensions", m->dims), ok);
-    need(cJSON_AddNumberToObject(p, "dt", m->dt), ok);
-    need(cJSON_AddNumberToObject(p, "steps", (double)m->steps), ok);
-    need(cJSON_AddNumberToObject(p, "substeps", m->substeps), ok);
+    need(json_out_add_number(p, "dimensions", m->dims), ok);
+    need(json_out_add_number(p, "dt", m->dt), ok);
+    need(json_out_add_number(p, "steps", (double)m->steps), ok);
+    need(json_out_add_number(p, "substeps", m->substeps), ok);
     need(cJSON_AddStringToObject(p, "method", model_method_name(m->method)), ok);
-    need(cJSON_AddNumberToObject(p, "iterations", m->iterations), ok);
+    need(json_out_add_number(p, "iterations", m->iterations), ok);
     need(cJSON_AddStringToObject(p, "order", model_order_name(m->order)), ok);
-    need(cJSON_AddNumberToObject(p, "damping", m->damping), ok);
+    need(json_out_add_number(p, "damping", m->damping), ok);
     add_item(p, "max_length_pass", cJSON_CreateBool(m->max_length_pass), ok);
     add_item(p, "global", cJSON_CreateBool(m->global), ok);
-
-    need(cJSON_AddNumberToObject(p, "collide_every", m->collide_every), ok);
-    double g[3] = {m->gravity.x, m->gravity.y, m->gravity.z};
-    add_item(p, "gravity", cJSON_CreateDoubleArray(g, m->dims), ok);
-    need(cJSON_AddNumberToObject(p, "every", (double)m->every), ok);
+    need(json_out_add_number(p, "collide_every", m->collide_every), ok);
+    need(json_out_add_number(p, "shock_iterations", m->shock_iterations), ok);
+    const double g[3] = {m->gravity.x, m->gravity.y, m->gravity.z};
+    cJSON *gravity = need(cJSON_AddArrayToObject(p, "gravity"), ok);
+    for (int k = 0; k < m->dims; k++)
+        add_item(gravity, NULL, json_out_number(g[k]), ok);
+    need(json_out_add_number(p, "every", (double)m->every), ok);
     cJSON *formats = need(cJSON_AddArrayToObject(p, "formats"), ok);
     for (unsigned bit = FORMAT_CSV; bit <= FORMAT_NPY; bit <<= 1)
         if (m->formats & bit)
@@ -76,46 +78,46 @@ static cJSON *build(const struct model *m, const struct run_result *r)
     add_parameters(root, m, &ok);
 
     cJSON *counts = need(cJSON_AddObjectToObject(root, "counts"), &ok);
-    need(cJSON_AddNumberToObject(counts, "points", (double)m->npoints), &ok);
-    need(cJSON_AddNumberToObject(counts, "links", (double)m->nlinks), &ok);
-    need(cJSON_AddNumberToObject(counts, "angles", (double)m->nangles), &ok);
-    need(cJSON_AddNumberToObject(counts, "areas", (double)m->nareas), &ok);
-    need(cJSON_AddNumberToObject(counts, "shapes", (double)m->nshapes), &ok);
-    need(cJSON_AddNumberToObject(counts, "attachments", (double)m->nattachments), &ok);
-    need(cJSON_AddNumberToObject(counts, "pins", (double)m->npins), &ok);
-    need(cJSON_AddNumberToObject(counts, "bodies", (double)m->nbodies), &ok);
-    need(cJSON_AddNumberToObject(counts, "obstacles", (double)m->nobstacles), &ok);
+    need(json_out_add_number(counts, "points", (double)m->npoints), &ok);
+    need(json_out_add_number(counts, "links", (double)m->nlinks), &ok);
+    need(json_out_add_number(counts, "angles", (double)m->nangles), &ok);
+    need(json_out_add_number(counts, "areas", (double)m->nareas), &ok);
+    need(json_out_add_number(counts, "shapes", (double)m->nshapes), &ok);
+    need(json_out_add_number(counts, "attachments", (double)m->nattachments), &ok);
+    need(json_out_add_number(counts, "pins", (double)m->npins), &ok);
+    need(json_out_add_number(counts, "bodies", (double)m->nbodies), &ok);
+    need(json_out_add_number(counts, "obstacles", (double)m->nobstacles), &ok);
 
     need(cJSON_AddStringToObject(root, "status", run_status_name(r->status)), &ok);
-    need(cJSON_AddNumberToObject(root, "steps_done", (double)r->steps_done), &ok);
-    need(cJSON_AddNumberToObject(root, "time", (double)r->steps_done * m->dt), &ok);
-    need(cJSON_AddNumberToObject(root, "wall_time", r->wall_s), &ok);
+    need(json_out_add_number(root, "steps_done", (double)r->steps_done), &ok);
+    need(json_out_add_number(root, "time", (double)r->steps_done * m->dt), &ok);
+    need(json_out_add_number(root, "wall_time", r->wall_s), &ok);
     double speed = r->wall_s > 0 ? (double)r->steps_done / r->wall_s : 0.0;
-    need(cJSON_AddNumberToObject(root, "steps_per_second", speed), &ok);
+    need(json_out_add_number(root, "steps_per_second", speed), &ok);
 
     if (m->settle_speed > 0.0)
         need(r->settled_step >= 0
-                 ? cJSON_AddNumberToObject(root, "settled_step", (double)r->settled_step)
+                 ? json_out_add_number(root, "settled_step", (double)r->settled_step)
                  : cJSON_AddNullToObject(root, "settled_step"),
              &ok);
     cJSON *events = need(cJSON_AddObjectToObject(root, "events"), &ok);
     for (int k = 0; k < LOG_KINDS; k++)
-        need(cJSON_AddNumberToObject(events, events_log_names[k], (double)r->events[k]), &ok);
+        need(json_out_add_number(events, events_log_names[k], (double)r->events[k]), &ok);
 
     cJSON *final = need(cJSON_AddObjectToObject(root, "final"), &ok);
-    need(cJSON_AddNumberToObject(final, "max_stretch", r->max_stretch), &ok);
-    need(cJSON_AddNumberToObject(final, "live_links", (double)r->live_links), &ok);
-    need(cJSON_AddNumberToObject(final, "error_sum", r->final.error_sum), &ok);
-    need(cJSON_AddNumberToObject(final, "error_max", r->final.error_max), &ok);
-    need(cJSON_AddNumberToObject(final, "kinetic", r->final.kinetic), &ok);
-    need(cJSON_AddNumberToObject(final, "potential", r->final.potential), &ok);
-    need(cJSON_AddNumberToObject(final, "max_speed", r->final.max_speed), &ok);
+    need(json_out_add_number(final, "max_stretch", r->max_stretch), &ok);
+    need(json_out_add_number(final, "live_links", (double)r->live_links), &ok);
+    need(json_out_add_number(final, "error_sum", r->final.error_sum), &ok);
+    need(json_out_add_number(final, "error_max", r->final.error_max), &ok);
+    need(json_out_add_number(final, "kinetic", r->final.kinetic), &ok);
+    need(json_out_add_number(final, "potential", r->final.potential), &ok);
+    need(json_out_add_number(final, "max_speed", r->final.max_speed), &ok);
 
     if (r->status == RUN_DIVERGED) {
         /* The run checks positions after each step, so steps_done includes the step that
          * diverged (0 when the initial positions already were not finite). */
         cJSON *dv = need(cJSON_AddObjectToObject(root, "diverged"), &ok);
-        need(cJSON_AddNumberToObject(dv, "step", (double)r->steps_done), &ok);
+        need(json_out_add_number(dv, "step", (double)r->steps_done), &ok);
         char buf[256];
         const char *label = r->diverged_point >= 0
                                 ? model_point_label(m, (size_t)r->diverged_point, buf, sizeof buf)
@@ -133,17 +135,8 @@ int summary_write(const char *dir, const struct model *m, const struct run_resul
                   struct catena_error *err)
 {
     cJSON *root = build(m, r);
-    char *text = root ? cJSON_Print(root) : NULL;
+    const int rc = root ? json_out_write(dir, "summary.json", root, err)
+                        : error_set(err, CATENA_EFAIL, "%s/summary.json: out of memory", dir);
     cJSON_Delete(root);
-    if (!text)
-        return error_set(err, CATENA_EFAIL, "%s/summary.json: out of memory", dir);
-    struct outfile f;
-    int rc = outfile_open(&f, dir, "summary.json", err);
-    if (rc == CATENA_OK) {
-        fputs(text, f.fp);
-        fputc('\n', f.fp);
-        rc = outfile_commit(&f, err);
-    }
-    free(text);
     return rc;
 }

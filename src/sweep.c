@@ -13,14 +13,14 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
-#include <nettle/sha2.h>
 
 #include "config.h"
 #include "fmt_double.h"
+#include "json_out.h"
 #include "model.h"
-#include "outfile.h"
 #include "scenario.h"
 #include "scenario_json.h"
+#include "sha256_hex.h"
 #include "sweep_internal.h"
 
 /* Run names longer than this end in a hash of the full name instead (file names stop at
@@ -180,23 +180,9 @@ static void sb_encoded(struct sbuf *b, const char *s)
     }
 }
 
-/* The SHA-256 of text in hexadecimal: 64 digits and a NUL. */
-static void sha256_hex(const char *text, size_t len, char hex[2 * SHA256_DIGEST_SIZE + 1])
-{
-    struct sha256_ctx ctx;
-    uint8_t digest[SHA256_DIGEST_SIZE];
-    sha256_init(&ctx);
-    sha256_update(&ctx, len, (const uint8_t *)text);
-    sha256_digest(&ctx, sizeof digest, digest);
-    for (size_t i = 0; i < sizeof digest; i++)
-        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
-}
-
 /* ---- values ---- */
 
-/* A value as sweep.csv and run names show it: numbers in their shortest exact form,
- * strings as they are, anything else as compact JSON. */
-static char *value_cell(const cJSON *v)
+char *sweep_value_cell(const cJSON *v)
 {
     if (cJSON_IsNumber(v)) {
         char num[FMT_DOUBLE_SIZE];
@@ -219,7 +205,7 @@ static char *value_set(const cJSON *v)
         if (parsed)
             return cJSON_PrintUnformatted(v);
     }
-    return value_cell(v);
+    return sweep_value_cell(v);
 }
 
 /* ---- plans ---- */
@@ -340,6 +326,19 @@ static int check_path(const struct sjson *cx, const char *where, const char *pat
     }
 }
 
+/* Member c of obj (at key): a dotted path, not given twice; where gets its place. */
+static int check_member(const struct sjson *cx, const char *key, const cJSON *obj, const cJSON *c,
+                        char where[SJSON_PATH_MAX])
+{
+    sjson_path_key(where, key, c->string);
+    if (check_path(cx, where, c->string))
+        return CATENA_EINPUT;
+    for (const cJSON *d = obj->child; d != c; d = d->next)
+        if (strcmp(d->string, c->string) == 0)
+            return sjson_error(cx, where, "duplicate key");
+    return 0;
+}
+
 static int read_vary(const struct sjson *cx, const cJSON *vary, struct axis **out, size_t *nout)
 {
     if (!cJSON_IsObject(vary))
@@ -357,12 +356,8 @@ static int read_vary(const struct sjson *cx, const cJSON *vary, struct axis **ou
     size_t i = 0;
     for (const cJSON *c = vary->child; c; c = c->next, i++) {
         char where[SJSON_PATH_MAX];
-        sjson_path_key(where, "vary", c->string);
-        if (check_path(cx, where, c->string))
+        if (check_member(cx, "vary", vary, c, where))
             return CATENA_EINPUT;
-        for (const cJSON *d = vary->child; d != c; d = d->next)
-            if (strcmp(d->string, c->string) == 0)
-                return sjson_error(cx, where, "duplicate key");
         if (!cJSON_IsArray(c))
             return sjson_error(cx, where, "expected an array of values, got %s",
                                sjson_type_name(c));
@@ -388,12 +383,8 @@ static int read_fixed(const struct sjson *cx, const cJSON *root, const cJSON *va
         return oom(cx->err, cx->label);
     for (const cJSON *c = set->child; c; c = c->next) {
         char where[SJSON_PATH_MAX];
-        sjson_path_key(where, "set", c->string);
-        if (check_path(cx, where, c->string))
+        if (check_member(cx, "set", set, c, where))
             return CATENA_EINPUT;
-        for (const cJSON *d = set->child; d != c; d = d->next)
-            if (strcmp(d->string, c->string) == 0)
-                return sjson_error(cx, where, "duplicate key");
         if (sjson_child(vary, c->string))
             return sjson_error(cx, where, "also in vary (a path is either set or varied)");
         char *value = value_set(c);
@@ -509,7 +500,7 @@ static void sb_name_value(struct sbuf *b, const cJSON *v)
         }
         return;
     }
-    char *cell = value_cell(v);
+    char *cell = sweep_value_cell(v);
     if (!cell)
         b->oom = 1;
     else
@@ -529,7 +520,7 @@ static char *run_name(const struct axis *ax, size_t n, enum sweep_mode mode, siz
         sb_name_value(&b, run_value(ax, n, mode, r, a));
     }
     if (!b.oom && b.len > NAME_MAX_LEN) {
-        char hex[2 * SHA256_DIGEST_SIZE + 1];
+        char hex[SHA256_HEX_SIZE];
         sha256_hex(b.s, b.len, hex);
         snprintf(b.s + NAME_MAX_LEN - NAME_HASH_HEX - 1, NAME_HASH_HEX + 2, ",%.*s", NAME_HASH_HEX,
                  hex);
@@ -550,7 +541,7 @@ static int expand(const struct sjson *cx, const struct axis *ax, enum sweep_mode
             const cJSON *v = run_value(ax, p->naxes, mode, r, a);
             char *set = value_set(v);
             const size_t n = strlen(ax[a].path) + (set ? strlen(set) : 0) + 2;
-            run->cells[a] = value_cell(v);
+            run->cells[a] = sweep_value_cell(v);
             run->set[a] = set ? malloc(n) : NULL;
             if (run->set[a])
                 snprintf(run->set[a], n, "%s=%s", ax[a].path, set);
@@ -758,18 +749,9 @@ static cJSON *plan_json(const struct sweep_plan *p)
 int sweep_plan_write(const struct sweep_plan *p, const char *dir, struct catena_error *err)
 {
     cJSON *j = plan_json(p);
-    char *text = j ? cJSON_Print(j) : NULL;
+    const int rc = j ? json_out_write(dir, "plan.json", j, err)
+                     : error_set(err, CATENA_EFAIL, "%s/plan.json: out of memory", dir);
     cJSON_Delete(j);
-    if (!text)
-        return error_set(err, CATENA_EFAIL, "%s/plan.json: out of memory", dir);
-    struct outfile f;
-    int rc = outfile_open(&f, dir, "plan.json", err);
-    if (rc == CATENA_OK) {
-        fputs(text, f.fp);
-        fputc('\n', f.fp);
-        rc = outfile_commit(&f, err);
-    }
-    free(text);
     return rc;
 }
 

@@ -12,7 +12,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "fmt_double.h"
 #include "outfile.h"
 #include "sweep_internal.h"
 
@@ -225,16 +224,7 @@ static const cJSON *json_at(const cJSON *node, const char *path)
 /* The cell for a JSON value: as in run names; null is an empty cell. */
 static char *json_cell(const cJSON *v)
 {
-    if (cJSON_IsNumber(v)) {
-        char num[FMT_DOUBLE_SIZE];
-        fmt_double(num, v->valuedouble);
-        return strdup(num);
-    }
-    if (cJSON_IsString(v))
-        return strdup(v->valuestring);
-    if (cJSON_IsNull(v))
-        return strdup("");
-    return cJSON_PrintUnformatted(v);
+    return cJSON_IsNull(v) ? strdup("") : sweep_value_cell(v);
 }
 
 /* What a collect path found in the runs, bit by bit. */

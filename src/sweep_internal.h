@@ -13,6 +13,12 @@ char *sweep_read_file(const char *path, size_t *len, int *errnum);
 char *sweep_join(const char *a, const char *b);
 
 struct sweep_plan;
+struct cJSON;
+
+/* A JSON value as sweep.csv cells and run names show it: numbers in their shortest exact
+ * form, strings as they are, anything else as compact JSON. Malloc'd; NULL when out of
+ * memory. */
+char *sweep_value_cell(const struct cJSON *v);
 
 /* The words of run i's command: PROGRAM run BASE --set S... -o RUN_DIR -q, then NULL. The
  * strings belong to the plan, except *run_dir (DIR/runs/NAME), which the caller frees

@@ -14,45 +14,11 @@
 #include "scenario.h"
 #include "solver.h"
 #include "state.h"
-
-static struct model *m, *m2;
-static struct state *s, *s2;
-
-static void setup(void)
-{
-    m = m2 = NULL;
-    s = s2 = NULL;
-}
-
-static void teardown(void)
-{
-    state_destroy(s);
-    state_destroy(s2);
-    model_destroy(m);
-    model_destroy(m2);
-}
+#include "testutil_check.h"
 
 #define PI 3.14159265358979323846
 
 static const char *const method_names[] = {"verlet", "pbd", "xpbd"};
-
-/* The scenario text with ' turned into "; printf-style, one static buffer. */
-static struct model *load(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static struct model *load(const char *fmt, ...)
-{
-    static char buf[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    for (char *p = buf; *p; p++)
-        if (*p == '\'')
-            *p = '"';
-    struct catena_error err;
-    struct model *r = scenario_parse("test.json", buf, strlen(buf), NULL, 0, &err);
-    ck_assert_msg(r != NULL, "scenario refused: %s", err.msg);
-    return r;
-}
 
 /* Height of point i above obstacle k's surface grown by the point's radius. */
 static double gap(const struct model *md, const struct state *st, size_t k, size_t i)
@@ -68,17 +34,17 @@ START_TEST(test_rest_on_plane)
 {
     const char *method = method_names[_i % 3];
     if (_i < 3)
-        m = load("{'catena': 1, 'time': {'dt': 0.005, 'steps': 400}, 'solver': {'method': '%s'},"
-                 "'points': [{'p': [0.3, 0.4], 'mass': 2, 'radius': 0.05}],"
-                 "'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [0, 1],"
-                 "'friction': 1}]}",
-                 method);
+        m = tu_load("{'catena': 1, 'time': {'dt': 0.005, 'steps': 400}, 'solver': {'method': '%s'},"
+                    "'points': [{'p': [0.3, 0.4], 'mass': 2, 'radius': 0.05}],"
+                    "'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [0, 1],"
+                    "'friction': 1}]}",
+                    method);
     else
-        m = load("{'catena': 1, 'dimensions': 3, 'time': {'dt': 0.005, 'steps': 400},"
-                 "'solver': {'method': '%s'}, 'points': [{'p': [0.3, 0.4, -0.2], 'mass': 2,"
-                 "'radius': 0.05}], 'obstacles': [{'type': 'plane', 'point': [0, 0, 0],"
-                 "'normal': [0.2, 1, 0.1], 'friction': 1}]}",
-                 method);
+        m = tu_load("{'catena': 1, 'dimensions': 3, 'time': {'dt': 0.005, 'steps': 400},"
+                    "'solver': {'method': '%s'}, 'points': [{'p': [0.3, 0.4, -0.2], 'mass': 2,"
+                    "'radius': 0.05}], 'obstacles': [{'type': 'plane', 'point': [0, 0, 0],"
+                    "'normal': [0.2, 1, 0.1], 'friction': 1}]}",
+                    method);
     s = state_create(m);
     for (long k = 0; k < m->steps; k++) {
         solver_step(m, s);
@@ -97,11 +63,11 @@ END_TEST
  * a step whose height is not below the one before and above the one after). */
 static size_t apexes(double e, const char *method, double *h, size_t max)
 {
-    m = load("{'catena': 1, 'time': {'dt': 0.001, 'steps': 4000}, 'solver': {'method': '%s'},"
-             "'points': [{'p': [0, 1.05], 'mass': 1, 'radius': 0.05}],"
-             "'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [0, 1],"
-             "'restitution': %.17g}]}",
-             method, e);
+    m = tu_load("{'catena': 1, 'time': {'dt': 0.001, 'steps': 4000}, 'solver': {'method': '%s'},"
+                "'points': [{'p': [0, 1.05], 'mass': 1, 'radius': 0.05}],"
+                "'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [0, 1],"
+                "'restitution': %.17g}]}",
+                method, e);
     s = state_create(m);
     double y0 = s->x[0].y, y1 = y0;
     size_t n = 0;
@@ -137,11 +103,11 @@ END_TEST
 static void slope(double friction, const char *method)
 {
     const double th = PI / 6.0;
-    m = load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 300}, 'solver': {'method': '%s'},"
-             "'points': [{'p': [%.17g, %.17g], 'mass': 1, 'radius': 0.1}],"
-             "'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [%.17g, %.17g],"
-             "'friction': %.17g}]}",
-             method, -0.1 * sin(th), 0.1 * cos(th), -sin(th), cos(th), friction);
+    m = tu_load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 300}, 'solver': {'method': '%s'},"
+                "'points': [{'p': [%.17g, %.17g], 'mass': 1, 'radius': 0.1}],"
+                "'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [%.17g, %.17g],"
+                "'friction': %.17g}]}",
+                method, -0.1 * sin(th), 0.1 * cos(th), -sin(th), cos(th), friction);
     /* Exactly at rest: xprev = x (gravity's half step is not a velocity). */
     m->v0[0] = v3_scale(m->gravity, 0.5 * m->dt);
 }
@@ -191,12 +157,12 @@ END_TEST
  * the swept test stops it; no point is ever inside the box, and all end on the near side. */
 START_TEST(test_thin_box_stops_rope)
 {
-    m = load("{'catena': 1, 'time': {'dt': %.17g, 'steps': 120}, 'solver': {'method': '%s'},"
-             "'world': {'gravity': [0, 0]}, 'bodies': [{'type': 'rope', 'name': 'rope',"
-             "'from': [-3, 0.3], 'to': [-1, -0.3], 'segments': 49, 'mass': 1,"
-             "'radius': 0.01}], 'obstacles': [{'type': 'box', 'center': [0, 0],"
-             "'half': [0.025, 1]}]}",
-             1.0 / 60.0, method_names[_i]);
+    m = tu_load("{'catena': 1, 'time': {'dt': %.17g, 'steps': 120}, 'solver': {'method': '%s'},"
+                "'world': {'gravity': [0, 0]}, 'bodies': [{'type': 'rope', 'name': 'rope',"
+                "'from': [-3, 0.3], 'to': [-1, -0.3], 'segments': 49, 'mass': 1,"
+                "'radius': 0.01}], 'obstacles': [{'type': 'box', 'center': [0, 0],"
+                "'half': [0.025, 1]}]}",
+                1.0 / 60.0, method_names[_i]);
     for (size_t i = 0; i < m->npoints; i++)
         m->v0[i] = v3(20, 0, 0);
     ck_assert_double_lt(m->radius[0], 0.5 * m->links[0].rest);
@@ -217,12 +183,13 @@ END_TEST
  * round, so ending on the near side shows that they did not pass through. */
 START_TEST(test_sweep_round_shapes)
 {
-    m = load("{'catena': 1, 'dimensions': 3, 'time': {'dt': 0.01, 'steps': 20},"
-             "'world': {'gravity': [0, 0, 0]}, 'points': [{'p': [-2, 0.01, 0], 'v': [100, 0, 0],"
-             "'mass': 1, 'radius': 0.01}, {'p': [-2, 5, 0.02], 'v': [100, 0, 0], 'mass': 1,"
-             "'radius': 0.01}], 'obstacles': [{'type': 'sphere', 'center': [0, 0, 0],"
-             "'radius': 0.05, 'friction': 1}, {'type': 'capsule', 'a': [0, 4, 0], 'b': [0, 6, 0],"
-             "'radius': 0.03, 'friction': 1}]}");
+    m = tu_load(
+        "{'catena': 1, 'dimensions': 3, 'time': {'dt': 0.01, 'steps': 20},"
+        "'world': {'gravity': [0, 0, 0]}, 'points': [{'p': [-2, 0.01, 0], 'v': [100, 0, 0],"
+        "'mass': 1, 'radius': 0.01}, {'p': [-2, 5, 0.02], 'v': [100, 0, 0], 'mass': 1,"
+        "'radius': 0.01}], 'obstacles': [{'type': 'sphere', 'center': [0, 0, 0],"
+        "'radius': 0.05, 'friction': 1}, {'type': 'capsule', 'a': [0, 4, 0], 'b': [0, 6, 0],"
+        "'radius': 0.03, 'friction': 1}]}");
     s = state_create(m);
     for (long k = 0; k < m->steps; k++) {
         solver_step(m, s);
@@ -237,11 +204,11 @@ END_TEST
 /* Points flung out of bounds are clamped back in, whatever their speed. */
 START_TEST(test_bounds_keep_inside)
 {
-    m = load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 200}, 'points': ["
-             "{'p': [0, 0], 'v': [300, 40], 'mass': 1, 'radius': 0.1},"
-             "{'p': [0.5, 0.5], 'v': [-20, 250], 'mass': 1, 'radius': 0.2}],"
-             "'obstacles': [{'type': 'bounds', 'center': [1, 1], 'half': [2, 1.5],"
-             "'angle': 0.3, 'restitution': 0.5}]}");
+    m = tu_load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 200}, 'points': ["
+                "{'p': [0, 0], 'v': [300, 40], 'mass': 1, 'radius': 0.1},"
+                "{'p': [0.5, 0.5], 'v': [-20, 250], 'mass': 1, 'radius': 0.2}],"
+                "'obstacles': [{'type': 'bounds', 'center': [1, 1], 'half': [2, 1.5],"
+                "'angle': 0.3, 'restitution': 0.5}]}");
     s = state_create(m);
     for (long k = 0; k < m->steps; k++) {
         solver_step(m, s);
@@ -280,13 +247,14 @@ static double min_nonadjacent(const struct model *md, const struct state *st)
 START_TEST(test_self_collision_heap)
 {
     const double r = 0.02;
-    m = load("{'catena': 1, 'dimensions': 3, 'time': {'dt': %.17g, 'steps': 1200, 'substeps': 2},"
-             "'solver': {'method': '%s', 'iterations': 20, 'damping': %s},"
-             "'bodies': [{'type': 'rope', 'name': 'rope', 'from': [0, 0.2, 0],"
-             "'to': [0.03, 3.2, 0.01], 'segments': 40, 'mass': 1, 'radius': %.17g,"
-             "'self_collision': {'radius': %.17g}}], 'obstacles': [{'type': 'plane',"
-             "'point': [0, 0, 0], 'normal': [0, 1, 0], 'friction': 0.3}]}",
-             1.0 / 240.0, method_names[_i], _i == 0 ? "0.995" : "0.5", r, r);
+    m = tu_load(
+        "{'catena': 1, 'dimensions': 3, 'time': {'dt': %.17g, 'steps': 1200, 'substeps': 2},"
+        "'solver': {'method': '%s', 'iterations': 20, 'damping': %s},"
+        "'bodies': [{'type': 'rope', 'name': 'rope', 'from': [0, 0.2, 0],"
+        "'to': [0.03, 3.2, 0.01], 'segments': 40, 'mass': 1, 'radius': %.17g,"
+        "'self_collision': {'radius': %.17g}}], 'obstacles': [{'type': 'plane',"
+        "'point': [0, 0, 0], 'normal': [0, 1, 0], 'friction': 0.3}]}",
+        1.0 / 240.0, method_names[_i], _i == 0 ? "0.995" : "0.5", r, r);
     s = state_create(m);
     for (long k = 0; k < m->steps; k++)
         solver_step(m, s);
@@ -314,8 +282,8 @@ START_TEST(test_broad_phase)
     const char *fmt = "{'catena': 1, 'time': {'dt': 0.01, 'steps': 50}, 'bodies': [{'type': "
                       "'rope', 'name': 'r', 'from': [0, 0], 'to': [1, 0], 'segments': 10, "
                       "'mass': 1, 'radius': 0.02, 'pins': ['first']}]%s}";
-    m = load(fmt, ", 'obstacles': [{'type': 'sphere', 'center': [5, 5], 'radius': 1}]");
-    m2 = load(fmt, "");
+    m = tu_load(fmt, ", 'obstacles': [{'type': 'sphere', 'center': [5, 5], 'radius': 1}]");
+    m2 = tu_load(fmt, "");
     s = state_create(m);
     s2 = state_create(m2);
     for (long k = 0; k < m->steps; k++) {
@@ -326,7 +294,7 @@ START_TEST(test_broad_phase)
     ck_assert_mem_eq(s->x, s2->x, m->npoints * sizeof *s->x);
     state_destroy(s);
     model_destroy(m);
-    m = load(fmt, ", 'obstacles': [{'type': 'sphere', 'center': [0.5, -0.6], 'radius': 0.3}]");
+    m = tu_load(fmt, ", 'obstacles': [{'type': 'sphere', 'center': [0.5, -0.6], 'radius': 0.3}]");
     s = state_create(m);
     for (long k = 0; k < m->steps; k++)
         solver_step(m, s);
@@ -340,10 +308,10 @@ END_TEST
 START_TEST(test_collide_every)
 {
     const int every[] = {1, 4, 20}, want[] = {10, 4, 2};
-    m = load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 1}, 'solver': {'iterations': 10,"
-             "'collide_every': %d}, 'points': [{'p': [0, 0.5], 'mass': 1, 'radius': 0.1}],"
-             "'obstacles': [{'type': 'bounds', 'center': [0, 0], 'half': [2, 2]}]}",
-             every[_i]);
+    m = tu_load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 1}, 'solver': {'iterations': 10,"
+                "'collide_every': %d}, 'points': [{'p': [0, 0.5], 'mass': 1, 'radius': 0.1}],"
+                "'obstacles': [{'type': 'bounds', 'center': [0, 0], 'half': [2, 2]}]}",
+                every[_i]);
     s = state_create(m);
     solver_step(m, s);
     ck_assert_uint_eq(collide_narrow_tests(s), (unsigned long)want[_i]);
@@ -354,16 +322,16 @@ END_TEST
 
 START_TEST(test_shape_distances)
 {
-    m = load("{'catena': 1, 'dimensions': 3, 'time': {'dt': 0.01, 'steps': 1},"
-             "'points': [{'p': [0, 0, 0], 'mass': 1}], 'obstacles': ["
-             "{'type': 'box', 'center': [1, 2, 3], 'half': [1, 0.5, 0.25],"
-             "'euler': [0, 0, %.17g]},"
-             "{'type': 'box', 'center': [0, 0, 0], 'half': [1, 2, 3],"
-             "'quaternion': [%.17g, 0, %.17g, 0]},"
-             "{'type': 'capsule', 'a': [0, 0, 0], 'b': [2, 0, 0], 'radius': 0.5},"
-             "{'type': 'sphere', 'center': [1, 1, 1], 'radius': 2},"
-             "{'type': 'bounds', 'center': [0, 0, 0], 'half': [2, 3, 4]}]}",
-             PI / 2, cos(PI / 4), sin(PI / 4));
+    m = tu_load("{'catena': 1, 'dimensions': 3, 'time': {'dt': 0.01, 'steps': 1},"
+                "'points': [{'p': [0, 0, 0], 'mass': 1}], 'obstacles': ["
+                "{'type': 'box', 'center': [1, 2, 3], 'half': [1, 0.5, 0.25],"
+                "'euler': [0, 0, %.17g]},"
+                "{'type': 'box', 'center': [0, 0, 0], 'half': [1, 2, 3],"
+                "'quaternion': [%.17g, 0, %.17g, 0]},"
+                "{'type': 'capsule', 'a': [0, 0, 0], 'b': [2, 0, 0], 'radius': 0.5},"
+                "{'type': 'sphere', 'center': [1, 1, 1], 'radius': 2},"
+                "{'type': 'bounds', 'center': [0, 0, 0], 'half': [2, 3, 4]}]}",
+                PI / 2, cos(PI / 4), sin(PI / 4));
     const struct obstacle *o = m->obstacles;
     vec3 n;
     /* Box turned 90 degrees about z: its 1 m half extent now lies along y. Exact but for
@@ -403,8 +371,8 @@ START_TEST(test_deterministic)
                        "0], 'normal': [0, 1, 0], 'friction': 0.5, 'restitution': 0.3}, {'type':"
                        " 'box', 'center': [0.2, 0.3, 0], 'half': [0.1, 0.1, 0.1], 'euler': "
                        "[0.1, 0.2, 0.3]}]}";
-    m = load("%s", text);
-    m2 = load("%s", text);
+    m = tu_load("%s", text);
+    m2 = tu_load("%s", text);
     s = state_create(m);
     s2 = state_create(m2);
     for (long k = 0; k < m->steps; k++) {
@@ -420,7 +388,7 @@ static Suite *collide_suite(void)
 {
     Suite *su = suite_create("collide");
     TCase *tc = tcase_create("collide");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tu_models_setup, tu_models_teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_rest_on_plane, 0, 6);
     tcase_add_loop_test(tc, test_restitution_heights, 0, 9);

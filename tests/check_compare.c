@@ -13,26 +13,13 @@
 #include "compare.h"
 #include "state.h"
 #include "testutil.h"
+#include "testutil_check.h"
 #include "traj.h"
 #include "traj_read.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
 #endif
-
-static char *dir; /* a fresh directory per test */
-
-static void setup(void)
-{
-    dir = tu_tmpdir();
-    ck_assert_ptr_nonnull(dir);
-}
-
-static void teardown(void)
-{
-    tu_rmtree(dir);
-    free(dir);
-}
 
 /* tests/data/traj/NAME in a static buffer; the last four results stay valid. */
 static const char *data(const char *name)
@@ -785,17 +772,14 @@ END_TEST
 static Suite *compare_suite(void)
 {
     Suite *s = suite_create("compare");
-    TCase *read = tcase_create("read");
-    tcase_add_checked_fixture(read, setup, teardown);
+    TCase *read = tu_tcase(s, "read", tu_dir_setup, tu_dir_teardown);
     tcase_add_test(read, test_read_small);
     tcase_add_test(read, test_sniff);
     tcase_add_test(read, test_run_directory);
     tcase_add_test(read, test_malformed);
     tcase_add_test(read, test_json_frame_too_long);
     tcase_add_test(read, test_writers_round_trip);
-    suite_add_tcase(s, read);
-    TCase *cmp = tcase_create("compare");
-    tcase_add_checked_fixture(cmp, setup, teardown);
+    TCase *cmp = tu_tcase(s, "compare", tu_dir_setup, tu_dir_teardown);
     tcase_add_test(cmp, test_identical);
     tcase_add_test(cmp, test_cross_format);
     tcase_add_test(cmp, test_perturbed);
@@ -805,15 +789,10 @@ static Suite *compare_suite(void)
     tcase_add_test(cmp, test_ranges);
     tcase_add_test(cmp, test_parse_range);
     tcase_add_test(cmp, test_report);
-    suite_add_tcase(s, cmp);
     return s;
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(compare_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(compare_suite());
 }

@@ -15,23 +15,7 @@
 #include "solver.h"
 #include "state.h"
 #include "testutil.h"
-
-static struct model *m, *m2;
-static struct state *s, *s2;
-
-static void setup(void)
-{
-    m = m2 = NULL;
-    s = s2 = NULL;
-}
-
-static void teardown(void)
-{
-    state_destroy(s);
-    state_destroy(s2);
-    model_destroy(m);
-    model_destroy(m2);
-}
+#include "testutil_check.h"
 
 static const enum solver_method methods[] = {METHOD_VERLET, METHOD_PBD, METHOD_XPBD};
 static const double PI = 3.14159265358979323846;
@@ -472,14 +456,11 @@ START_TEST(test_break_force)
     const size_t last = 3;
     for (int copy = 0; copy < 2; copy++) {
         struct model *c = new_model(2, methods[_i], 20);
-        for (int i = 0; i < 5; i++)
-            model_add_point(c, v3(0, -0.25 * i, 0), v3(0, 0, 0), i == 4 ? 10.0 : 0.01, 0.0, NULL);
-        for (uint32_t i = 0; i < 4; i++) {
-            const long l = model_add_link(c, i, i + 1, 0.25);
+        tu_add_loaded_chain(c);
+        for (size_t l = 0; l < c->nlinks; l++) {
             c->links[l].compliance = 1e-4;
             c->links[l].stiffness = 0.02; /* verlet, pbd: soft enough to stretch and bounce */
         }
-        model_add_pin(c, 0, c->x0[0]);
         if (copy == 0) {
             c->links[last].break_force = limit;
             m = c;
@@ -534,8 +515,7 @@ END_TEST
 static Suite *constraints_suite(void)
 {
     Suite *su = suite_create("constraints");
-    TCase *tc = tcase_create("constraints");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    TCase *tc = tu_tcase(su, "constraints", tu_models_setup, tu_models_teardown);
     tcase_add_loop_test(tc, test_momentum_conserved, 0, 3 * NFAMILIES);
     tcase_add_loop_test(tc, test_area_holds_hanging_ring, 0, 3);
     tcase_add_loop_test(tc, test_pressure_inflates, 0, 6);
@@ -546,15 +526,10 @@ static Suite *constraints_suite(void)
     tcase_add_loop_test(tc, test_max_length_pass_two_anchors_and_break, 0, 3);
     tcase_add_loop_test(tc, test_break_force, 0, 3);
     tcase_add_loop_test(tc, test_attachment_holds, 0, 3);
-    suite_add_tcase(su, tc);
     return su;
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(constraints_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(constraints_suite());
 }

@@ -16,54 +16,32 @@
 #include "solver.h"
 #include "state.h"
 #include "testutil.h"
+#include "testutil_check.h"
 
 #define PI 3.14159265358979323846
 
-static struct model *m, *m2;
-static struct state *s, *s2;
+/* Beside the models, states and directory of testutil_check.h (made only by a test that
+ * logs). */
 static struct events *ev, *ev2;
-static char *dir;
 
 static void setup(void)
 {
-    m = m2 = NULL;
-    s = s2 = NULL;
+    tu_models_setup();
     ev = ev2 = NULL;
     dir = NULL;
 }
 
 static void teardown(void)
 {
-    state_destroy(s);
-    state_destroy(s2);
     events_destroy(ev);
     events_destroy(ev2);
-    model_destroy(m);
-    model_destroy(m2);
+    tu_models_teardown();
     if (dir)
         tu_rmtree(dir);
     free(dir);
 }
 
 static const char *const method_names[] = {"verlet", "pbd", "xpbd"};
-
-/* The scenario text with ' turned into "; printf-style, one static buffer. */
-static struct model *load(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static struct model *load(const char *fmt, ...)
-{
-    static char buf[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    for (char *p = buf; *p; p++)
-        if (*p == '\'')
-            *p = '"';
-    struct catena_error err;
-    struct model *r = scenario_parse("test.json", buf, strlen(buf), NULL, 0, &err);
-    ck_assert_msg(r != NULL, "scenario refused: %s", err.msg);
-    return r;
-}
 
 /* The working copy of md with its state at boundary 0, logging into dir when log is set. */
 static const struct model *start(struct model *md, struct events **e, struct state **st, int log)
@@ -220,11 +198,11 @@ static int joined(const struct model *lm, const struct state *st, uint32_t a, ui
  * free piece then falls with its centre of mass at g. */
 START_TEST(test_cut)
 {
-    m = load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 100}, 'solver': {'method': '%s',"
-             "'iterations': 5}, 'bodies': [{'type': 'rope', 'name': 'rope', 'from': [0, 0],"
-             "'to': [2, 0], 'segments': 20, 'mass': 2, 'pins': ['first']}],"
-             "'events': [{'step': 50, 'cut': {'near': [1.2, -1.5]}}]}",
-             method_names[_i]);
+    m = tu_load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 100}, 'solver': {'method': '%s',"
+                "'iterations': 5}, 'bodies': [{'type': 'rope', 'name': 'rope', 'from': [0, 0],"
+                "'to': [2, 0], 'segments': 20, 'mass': 2, 'pins': ['first']}],"
+                "'events': [{'step': 50, 'cut': {'near': [1.2, -1.5]}}]}",
+                method_names[_i]);
     const struct model *lm = start(m, &ev, &s, 1);
     const double rest0 = live_rest(lm, s);
     double mass0 = 0.0;
@@ -388,12 +366,12 @@ END_TEST
  * carries on) would read 0 while the pin moves. */
 START_TEST(test_moving_pin_velocity)
 {
-    m = load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 250, 'substeps': 4}, 'solver': "
-             "{'method': '%s', 'iterations': 20}, 'points': [{'p': [0, 0], 'mass': 1}, {'p': "
-             "[0, -1], 'mass': 1}], 'links': [{'a': 0, 'b': 1}], 'pins': [{'point': 0, "
-             "'motion': {'type': 'keyframes', 'times': [0.5, 1.5], 'positions': [[0, 0], [0, "
-             "0.5]]}}]}",
-             method_names[_i]);
+    m = tu_load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 250, 'substeps': 4}, 'solver': "
+                "{'method': '%s', 'iterations': 20}, 'points': [{'p': [0, 0], 'mass': 1}, {'p': "
+                "[0, -1], 'mass': 1}], 'links': [{'a': 0, 'b': 1}], 'pins': [{'point': 0, "
+                "'motion': {'type': 'keyframes', 'times': [0.5, 1.5], 'positions': [[0, 0], [0, "
+                "0.5]]}}]}",
+                method_names[_i]);
     const struct model *lm = start(m, &ev, &s, 0);
     for (long k = 1; k <= m->steps; k++) {
         step(lm, ev, s);
@@ -415,11 +393,11 @@ END_TEST
  * was with the pin's velocity, ballistically (no false velocity at the release). */
 START_TEST(test_release_keeps_velocity)
 {
-    m = load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 90, 'substeps': 2}, 'solver': "
-             "{'method': '%s'}, 'points': [{'p': [0, 0], 'mass': 1}], 'pins': [{'point': 0, "
-             "'motion': {'type': 'linear', 'velocity': [1, 2]}}], 'events': [{'time': 0.3, "
-             "'release': {'point': 0}}]}",
-             method_names[_i]);
+    m = tu_load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 90, 'substeps': 2}, 'solver': "
+                "{'method': '%s'}, 'points': [{'p': [0, 0], 'mass': 1}], 'pins': [{'point': 0, "
+                "'motion': {'type': 'linear', 'velocity': [1, 2]}}], 'events': [{'time': 0.3, "
+                "'release': {'point': 0}}]}",
+                method_names[_i]);
     const struct model *lm = start(m, &ev, &s, 0);
     for (long k = 1; k <= 30; k++)
         step(lm, ev, s);
@@ -446,10 +424,10 @@ END_TEST
  * leg), then lets go: it leaves at the last leg's 2 m/s, a throw. */
 START_TEST(test_drag_and_throw)
 {
-    m = load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 150}, 'world': {'gravity': [0, 0]},"
-             "'solver': {'method': '%s'}, 'points': [{'p': [0, 0], 'mass': 1}], 'events': "
-             "[{'time': 0.2, 'drag': {'point': 0, 'path': [[1, 0], [2, 0]], 'duration': 1}}]}",
-             method_names[_i]);
+    m = tu_load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 150}, 'world': {'gravity': [0, 0]},"
+                "'solver': {'method': '%s'}, 'points': [{'p': [0, 0], 'mass': 1}], 'events': "
+                "[{'time': 0.2, 'drag': {'point': 0, 'path': [[1, 0], [2, 0]], 'duration': 1}}]}",
+                method_names[_i]);
     ck_assert_uint_eq(m->nevents, 2); /* the drag and its release */
     ck_assert_int_eq(m->events[1].kind, EVENT_RELEASE);
     ck_assert_int_eq(m->events[1].step, 120);
@@ -475,10 +453,10 @@ END_TEST
  * first at step 0) the reel ends at step 199 with every link at exactly 0.1 m. */
 START_TEST(test_reel)
 {
-    m = load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 300}, 'bodies': [{'type': 'rope',"
-             "'name': 'rope', 'from': [0, 0], 'to': [2, 0], 'segments': 10, 'mass': 1,"
-             "'pins': ['first']}], 'events': [{'time': 0, 'reel': {'body': 'rope',"
-             "'rate': -0.5, 'to': 1}}]}");
+    m = tu_load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 300}, 'bodies': [{'type': 'rope',"
+                "'name': 'rope', 'from': [0, 0], 'to': [2, 0], 'segments': 10, 'mass': 1,"
+                "'pins': ['first']}], 'events': [{'time': 0, 'reel': {'body': 'rope',"
+                "'rate': -0.5, 'to': 1}}]}");
     const struct model *lm = start(m, &ev, &s, 1);
     for (long k = 1; k <= 300; k++)
         step(lm, ev, s);
@@ -498,12 +476,12 @@ END_TEST
  * velocity event on one point sets it. */
 START_TEST(test_impulse_and_velocity)
 {
-    m = load("{'catena': 1, 'dimensions': 3, 'time': {'dt': 0.01, 'steps': 20}, 'world': "
-             "{'gravity': [0, 0, 0]}, 'solver': {'method': '%s'}, 'bodies': [{'type': 'rope', "
-             "'name': 'rope', 'from': [0, 0, 0], 'to': [1, 0, 0], 'segments': 5, 'mass': 3}],"
-             "'events': [{'step': 5, 'impulse': {'body': 'rope', 'j': [1.5, -3, 6]}},"
-             "{'step': 10, 'velocity': {'point': 'rope.2', 'v': [0, 0, 7]}}]}",
-             method_names[_i]);
+    m = tu_load("{'catena': 1, 'dimensions': 3, 'time': {'dt': 0.01, 'steps': 20}, 'world': "
+                "{'gravity': [0, 0, 0]}, 'solver': {'method': '%s'}, 'bodies': [{'type': 'rope', "
+                "'name': 'rope', 'from': [0, 0, 0], 'to': [1, 0, 0], 'segments': 5, 'mass': 3}],"
+                "'events': [{'step': 5, 'impulse': {'body': 'rope', 'j': [1.5, -3, 6]}},"
+                "{'step': 10, 'velocity': {'point': 'rope.2', 'v': [0, 0, 7]}}]}",
+                method_names[_i]);
     const struct model *lm = start(m, &ev, &s, 0);
     for (long k = 1; k <= 5; k++)
         step(lm, ev, s);
@@ -526,10 +504,10 @@ END_TEST
  * differences follow the new gravity; from step 30 the other settable values change. */
 START_TEST(test_set)
 {
-    m = load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 40}, 'points': [{'p': [0, 0], "
-             "'mass': 1}], 'events': [{'step': 20, 'set': {'gravity': [3, 0]}}, {'step': 30, "
-             "'set': {'iterations': 4, 'damping': 0.5, 'wind': [1, 2], 'gust': {'amplitude': "
-             "0.5, 'frequency': 2}, 'collide_every': 2}}]}");
+    m = tu_load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 40}, 'points': [{'p': [0, 0], "
+                "'mass': 1}], 'events': [{'step': 20, 'set': {'gravity': [3, 0]}}, {'step': 30, "
+                "'set': {'iterations': 4, 'damping': 0.5, 'wind': [1, 2], 'gust': {'amplitude': "
+                "0.5, 'frequency': 2}, 'collide_every': 2}}]}");
     const struct model *lm = start(m, &ev, &s, 0);
     vec3 x[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
     for (long k = 1; k <= 29; k++) {
@@ -559,11 +537,11 @@ END_TEST
  * velocity is kept, and the pin goes along, so the rope does not snap back. */
 START_TEST(test_teleport)
 {
-    m = load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 40}, 'solver': {'method': '%s'},"
-             "'bodies': [{'type': 'rope', 'name': 'rope', 'from': [0, 0], 'to': [1, 0], "
-             "'segments': 4, 'mass': 1, 'pins': ['first']}], 'events': [{'step': 20, "
-             "'teleport': {'body': 'rope', 'by': [5, 1]}}]}",
-             method_names[_i]);
+    m = tu_load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 40}, 'solver': {'method': '%s'},"
+                "'bodies': [{'type': 'rope', 'name': 'rope', 'from': [0, 0], 'to': [1, 0], "
+                "'segments': 4, 'mass': 1, 'pins': ['first']}], 'events': [{'step': 20, "
+                "'teleport': {'body': 'rope', 'by': [5, 1]}}]}",
+                method_names[_i]);
     const struct model *lm = start(m, &ev, &s, 0);
     for (long k = 1; k < 20; k++)
         step(lm, ev, s);
@@ -596,12 +574,12 @@ END_TEST
  * a = 0.5 N / 0.5 kg in the first substep. A link along the wind feels nothing. */
 START_TEST(test_wind_drag)
 {
-    m = load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 1}, 'world': {'gravity': [0, 0],"
-             "'wind': [10, 0]}, 'solver': {'method': '%s'}, 'bodies': [{'type': 'rope', 'name': "
-             "'across', 'from': [0, 0], 'to': [0, 1], 'segments': 1, 'mass': 1, 'drag': 0.01},"
-             "{'type': 'rope', 'name': 'along', 'from': [0, 5], 'to': [1, 5], 'segments': 1,"
-             "'mass': 1, 'drag': 0.01}]}",
-             method_names[_i]);
+    m = tu_load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 1}, 'world': {'gravity': [0, 0],"
+                "'wind': [10, 0]}, 'solver': {'method': '%s'}, 'bodies': [{'type': 'rope', 'name': "
+                "'across', 'from': [0, 0], 'to': [0, 1], 'segments': 1, 'mass': 1, 'drag': 0.01},"
+                "{'type': 'rope', 'name': 'along', 'from': [0, 5], 'to': [1, 5], 'segments': 1,"
+                "'mass': 1, 'drag': 0.01}]}",
+                method_names[_i]);
     const struct model *lm = start(m, &ev, &s, 0);
     step(lm, ev, s);
     const double h = 0.01, a = 1.0;
@@ -625,7 +603,7 @@ START_TEST(test_until_settled)
                       "'xpbd', 'damping': 0.05}, 'points': [{'p': [0, 0], 'mass': 0}, {'p': "
                       "[1, 0], 'mass': 1}, {'p': [0, 1], 'mass': 1}], 'links': [{'a': 0, 'b': "
                       "1}], 'pins': [{'point': 2}]%s}";
-    m = load(fmt, 1.0 / 120.0, "");
+    m = tu_load(fmt, 1.0 / 120.0, "");
     dir = tu_tmpdir();
     struct run_options o = {.out_dir = dir};
     struct run_result r;
@@ -642,7 +620,7 @@ START_TEST(test_until_settled)
     free(text);
     free(path);
     model_destroy(m);
-    m = load(fmt, 1.0 / 120.0, ", 'events': [{'time': 15, 'release': {'point': 2}}]");
+    m = tu_load(fmt, 1.0 / 120.0, ", 'events': [{'time': 15, 'release': {'point': 2}}]");
     ck_assert_int_eq(run_simulation(m, &o, &r, &err), CATENA_OK);
     /* Released at step 1800, the second point falls for good: it never settles again. */
     ck_assert_int_eq(r.settled_step, -1);
@@ -654,12 +632,12 @@ END_TEST
  * step), and the counts in summary.json. */
 START_TEST(test_events_csv)
 {
-    m = load("{'catena': 1, 'name': 'ev', 'time': {'dt': 0.5, 'steps': 4}, 'points': [{'p': "
-             "[0, 0], 'mass': 1}, {'p': [1, 0], 'mass': 1}, {'p': [5, 5], 'mass': 1}], 'links': "
-             "[{'a': 0, 'b': 1}], 'pins': [{'point': 0}], 'events': [{'time': 1, 'release': "
-             "{'point': 0}}, {'time': 0.9, 'pin': {'point': 2, 'at': [1, 1]}}, {'step': 1, "
-             "'set': {'gravity': [0, 0]}}, {'step': 3, 'teleport': {'point': 2, 'by': [1, 0]}},"
-             " {'step': 3, 'cut': {'link': 0, 'at': 0.25}}]}");
+    m = tu_load("{'catena': 1, 'name': 'ev', 'time': {'dt': 0.5, 'steps': 4}, 'points': [{'p': "
+                "[0, 0], 'mass': 1}, {'p': [1, 0], 'mass': 1}, {'p': [5, 5], 'mass': 1}], 'links': "
+                "[{'a': 0, 'b': 1}], 'pins': [{'point': 0}], 'events': [{'time': 1, 'release': "
+                "{'point': 0}}, {'time': 0.9, 'pin': {'point': 2, 'at': [1, 1]}}, {'step': 1, "
+                "'set': {'gravity': [0, 0]}}, {'step': 3, 'teleport': {'point': 2, 'by': [1, 0]}},"
+                " {'step': 3, 'cut': {'link': 0, 'at': 0.25}}]}");
     ck_assert_int_eq(m->events[0].step, 1); /* the set: step 1 */
     ck_assert_int_eq(m->events[1].kind, EVENT_RELEASE);
     ck_assert_int_eq(m->events[2].kind, EVENT_PIN); /* 0.9 s: the boundary at 1 s, 2nd in file */
@@ -695,8 +673,7 @@ END_TEST
 static Suite *events_suite(void)
 {
     Suite *su = suite_create("events");
-    TCase *tc = tcase_create("events");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    TCase *tc = tu_tcase(su, "events", setup, teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_break_logged, 0, 2);
     tcase_add_loop_test(tc, test_cut, 0, 3);
@@ -712,15 +689,10 @@ static Suite *events_suite(void)
     tcase_add_loop_test(tc, test_wind_drag, 0, 3);
     tcase_add_test(tc, test_until_settled);
     tcase_add_test(tc, test_events_csv);
-    suite_add_tcase(su, tc);
     return su;
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(events_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(events_suite());
 }

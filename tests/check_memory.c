@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "testutil_check.h"
 
 /* Peak RSS may differ between two runs of the same program by a few pages (where the
  * kernel and the allocator happen to place things); 10^6 - 10^4 steps of growth of even
@@ -25,20 +26,6 @@ static const char scenario[] =
     " \"bodies\": [{\"type\": \"rope\", \"name\": \"rope\", \"from\": [0, 0], \"to\": [1, 0],\n"
     "  \"segments\": 4, \"mass\": 1, \"pins\": [\"first\"]}],\n"
     " \"output\": {\"trajectory\": [\"csv\", \"json\", \"npy\"], \"every\": 10000}}\n";
-
-static char *dir;
-
-static void setup(void)
-{
-    dir = tu_tmpdir();
-    ck_assert_ptr_nonnull(dir);
-}
-
-static void teardown(void)
-{
-    tu_rmtree(dir);
-    free(dir);
-}
 
 /* Runs `catena run -q --steps STEPS -o DIR/out-STEPS SCENARIO`; returns its peak RSS in
  * kB (Linux reports ru_maxrss in kB), after checking that it succeeded. */
@@ -94,13 +81,7 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("memory");
-    TCase *tc = tcase_create("load");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    TCase *tc = tu_tcase(s, "load", tu_dir_setup, tu_dir_teardown);
     tcase_add_test(tc, test_rss_flat_over_steps);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(s);
 }

@@ -6,7 +6,6 @@
 #include <check.h>
 #include <dirent.h>
 #include <math.h>
-#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,25 +15,12 @@
 #include "png_write.h"
 #include "raster.h"
 #include "testutil.h"
+#include "testutil_check.h"
 
 static const struct raster_color white = {255, 255, 255, 255};
 static const struct raster_color red = {200, 30, 40, 255};
 static const struct raster_color ink = {0, 0, 0, 255};
 static const struct raster_color none = {0, 0, 0, 0};
-
-static char *dir; /* a fresh directory for each test */
-
-static void setup(void)
-{
-    dir = tu_tmpdir();
-    ck_assert_ptr_nonnull(dir);
-}
-
-static void teardown(void)
-{
-    tu_rmtree(dir);
-    free(dir);
-}
 
 static struct raster *canvas(int w, int h)
 {
@@ -55,30 +41,6 @@ static int is(const unsigned char *p, struct raster_color c)
     return p[0] == c.r && p[1] == c.g && p[2] == c.b && p[3] == c.a;
 }
 
-/* Whole image as RGBA through libpng's simplified reader; NULL if it cannot be read. */
-static unsigned char *read_png(const char *name, int *w, int *h)
-{
-    char *path = tu_path(dir, name);
-    png_image img;
-    memset(&img, 0, sizeof img);
-    img.version = PNG_IMAGE_VERSION;
-    unsigned char *buf = NULL;
-    if (png_image_begin_read_from_file(&img, path)) {
-        img.format = PNG_FORMAT_RGBA;
-        buf = malloc(PNG_IMAGE_SIZE(img));
-        if (buf && png_image_finish_read(&img, NULL, buf, 0, NULL)) {
-            *w = (int)img.width;
-            *h = (int)img.height;
-        } else {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    png_image_free(&img);
-    free(path);
-    return buf;
-}
-
 /* Writes r as NAME with opts, reads it back and checks it has r's size. */
 static unsigned char *round_trip(const struct raster *r, const char *name,
                                  const struct png_write_opts *opts)
@@ -86,7 +48,7 @@ static unsigned char *round_trip(const struct raster *r, const char *name,
     struct catena_error err;
     ck_assert_msg(png_write_raster(r, dir, name, opts, &err) == CATENA_OK, "%s", err.msg);
     int w = 0, h = 0;
-    unsigned char *px = read_png(name, &w, &h);
+    unsigned char *px = tu_read_png(dir, name, &w, &h);
     ck_assert_ptr_nonnull(px);
     ck_assert_int_eq(w, r->width);
     ck_assert_int_eq(h, r->height);
@@ -576,7 +538,7 @@ START_TEST(test_missing_dir)
         ck_assert_msg(e->d_name[0] == '.' && (!e->d_name[1] || !strcmp(e->d_name, "..")), "left %s",
                       e->d_name);
     closedir(d);
-    struct png_write_opts o = {10, 0};
+    struct png_write_opts o = {.level = 10, .alpha = 0};
     ck_assert_int_eq(png_write_raster(r, dir, "x.png", &o, &err), CATENA_EINPUT);
     ck_assert_int_eq(file_size("x.png"), -1);
     free(missing);
@@ -602,8 +564,7 @@ END_TEST
 static Suite *raster_suite(void)
 {
     Suite *s = suite_create("raster");
-    TCase *geo = tcase_create("geometry");
-    tcase_add_checked_fixture(geo, setup, teardown);
+    TCase *geo = tu_tcase(s, "geometry", tu_dir_setup, tu_dir_teardown);
     tcase_add_test(geo, test_png_size);
     tcase_add_test(geo, test_link_rows);
     tcase_add_test(geo, test_disc_pixel);
@@ -615,31 +576,22 @@ static Suite *raster_suite(void)
     tcase_add_test(geo, test_mesh_no_seams);
     tcase_add_test(geo, test_halfplane);
     tcase_add_test(geo, test_clipping_and_non_finite);
-    suite_add_tcase(s, geo);
 
-    TCase *text = tcase_create("text and colour");
-    tcase_add_checked_fixture(text, setup, teardown);
+    TCase *text = tu_tcase(s, "text and colour", tu_dir_setup, tu_dir_teardown);
     tcase_add_test(text, test_text_box);
     tcase_add_test(text, test_colormap);
     tcase_add_test(text, test_legend_and_scale_bar);
     tcase_add_test(text, test_legend_bounds);
-    suite_add_tcase(s, text);
 
-    TCase *files = tcase_create("png");
-    tcase_add_checked_fixture(files, setup, teardown);
+    TCase *files = tu_tcase(s, "png", tu_dir_setup, tu_dir_teardown);
     tcase_add_test(files, test_same_bytes);
     tcase_add_test(files, test_compression_level);
     tcase_add_test(files, test_missing_dir);
     tcase_add_test(files, test_create_limits);
-    suite_add_tcase(s, files);
     return s;
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(raster_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(raster_suite());
 }

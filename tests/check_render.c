@@ -9,7 +9,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <math.h>
-#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,28 +20,12 @@
 #include "run.h"
 #include "scenario.h"
 #include "testutil.h"
+#include "testutil_check.h"
 #include "topology.h"
 #include "traj_read.h"
 
 static const unsigned char background[3] = {250, 250, 247};
 static const unsigned char neutral[3] = {64, 64, 64}; /* links[] and points[] */
-
-static char *dir;
-static struct model *m;
-
-static void setup(void)
-{
-    dir = tu_tmpdir();
-    ck_assert_ptr_nonnull(dir);
-    m = NULL;
-}
-
-static void teardown(void)
-{
-    model_destroy(m);
-    tu_rmtree(dir);
-    free(dir);
-}
 
 /* A fixed view of w x h pixels, view_width metres across centred on the origin, colours by
  * body, no discs, a frame per recorded step. */
@@ -73,35 +56,11 @@ static struct render_result run_and_render(const struct render_opts *o)
     return res;
 }
 
-/* RGBA pixels of DIR/NAME through libpng's simplified reader; NULL if it cannot be read. */
-static unsigned char *read_png(const char *name, int *w, int *h)
-{
-    char *path = tu_path(dir, name);
-    png_image img;
-    memset(&img, 0, sizeof img);
-    img.version = PNG_IMAGE_VERSION;
-    unsigned char *buf = NULL;
-    if (png_image_begin_read_from_file(&img, path)) {
-        img.format = PNG_FORMAT_RGBA;
-        buf = malloc(PNG_IMAGE_SIZE(img));
-        if (buf && png_image_finish_read(&img, NULL, buf, 0, NULL)) {
-            *w = (int)img.width;
-            *h = (int)img.height;
-        } else {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    png_image_free(&img);
-    free(path);
-    return buf;
-}
-
 static unsigned char *frame(long k, int *w, int *h)
 {
     char name[64];
     snprintf(name, sizeof name, "frames/frame-%06ld.png", k);
-    unsigned char *px = read_png(name, w, h);
+    unsigned char *px = tu_read_png(dir, name, w, h);
     ck_assert_msg(px != NULL, "cannot read %s", name);
     return px;
 }
@@ -785,7 +744,7 @@ START_TEST(test_contact_sheet_size)
     o.sheet = (struct render_sheet_opts){.enabled = 1, .frames = 6, .columns = 3, .width = 300};
     run_and_render(&o);
     int w = 0, h = 0;
-    unsigned char *px = read_png("contact-sheet.png", &w, &h);
+    unsigned char *px = tu_read_png(dir, "contact-sheet.png", &w, &h);
     ck_assert_ptr_nonnull(px);
     ck_assert_int_eq(w, 298);
     ck_assert_int_eq(h, 162);
@@ -933,8 +892,7 @@ END_TEST
 static Suite *render_suite(void)
 {
     Suite *s = suite_create("render");
-    TCase *geo = tcase_create("geometry and colour");
-    tcase_add_checked_fixture(geo, setup, teardown);
+    TCase *geo = tu_tcase(s, "geometry and colour", tu_files_setup, tu_files_teardown);
     tcase_add_test(geo, test_size);
     tcase_add_test(geo, test_horizontal_link_rows);
     tcase_add_test(geo, test_point_pixel);
@@ -951,17 +909,13 @@ static Suite *render_suite(void)
     tcase_add_test(geo, test_cut_opens_a_gap);
     tcase_add_test(geo, test_cut_edges_outlined);
     tcase_add_test(geo, test_cut_ends_keep_radius);
-    suite_add_tcase(s, geo);
 
-    TCase *sc = tcase_create("scenario");
-    tcase_add_checked_fixture(sc, setup, teardown);
+    TCase *sc = tu_tcase(s, "scenario", tu_files_setup, tu_files_teardown);
     tcase_add_test(sc, test_scenario_render_keys);
     tcase_add_test(sc, test_scenario_render_defaults);
     tcase_add_test(sc, test_scenario_render_null_timing);
-    suite_add_tcase(s, sc);
 
-    TCase *timing = tcase_create("timing and files");
-    tcase_add_checked_fixture(timing, setup, teardown);
+    TCase *timing = tu_tcase(s, "timing and files", tu_files_setup, tu_files_teardown);
     tcase_add_test(timing, test_interpolation_halfway);
     tcase_add_test(timing, test_every_frames);
     tcase_add_test(timing, test_stale_frames_removed);
@@ -970,15 +924,10 @@ static Suite *render_suite(void)
     tcase_add_test(timing, test_same_bytes);
     tcase_add_test(timing, test_mismatched_trajectory);
     tcase_add_test(timing, test_settled_frames_from_npy);
-    suite_add_tcase(s, timing);
     return s;
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(render_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(render_suite());
 }

@@ -19,24 +19,7 @@
 #include "run.h"
 #include "solver.h"
 #include "testutil.h"
-
-/* Each test writes into dir; the fixture removes it and frees m even after a failure. */
-static char *dir;
-static struct model *m;
-
-static void setup(void)
-{
-    dir = tu_tmpdir();
-    ck_assert_ptr_nonnull(dir);
-    m = NULL;
-}
-
-static void teardown(void)
-{
-    model_destroy(m);
-    tu_rmtree(dir);
-    free(dir);
-}
+#include "testutil_check.h"
 
 /* A 5-point chain pinned at its first point, swinging down under gravity. */
 static struct model *swinging_chain(long steps, long every, unsigned formats)
@@ -462,8 +445,7 @@ END_TEST
 static Suite *run_suite(void)
 {
     Suite *s = suite_create("run");
-    TCase *tc = tcase_create("run");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    TCase *tc = tu_tcase(s, "run", tu_files_setup, tu_files_teardown);
     tcase_add_test(tc, test_outputs_appear);
     tcase_add_test(tc, test_only_asked_formats);
     tcase_add_test(tc, test_missing_dirs_created);
@@ -478,15 +460,10 @@ static Suite *run_suite(void)
     tcase_add_test(tc, test_metrics_file);
     tcase_add_test(tc, test_metrics_off);
     tcase_add_test(tc, test_status_names);
-    suite_add_tcase(s, tc);
     return s;
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(run_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(run_suite());
 }

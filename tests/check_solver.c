@@ -10,24 +10,7 @@
 #include "solver.h"
 #include "state.h"
 #include "testutil.h"
-
-/* Each test builds into these; the fixture frees them even when an assertion fails. */
-static struct model *m, *m2;
-static struct state *s, *s2;
-
-static void setup(void)
-{
-    m = m2 = NULL;
-    s = s2 = NULL;
-}
-
-static void teardown(void)
-{
-    state_destroy(s);
-    state_destroy(s2);
-    model_destroy(m);
-    model_destroy(m2);
-}
+#include "testutil_check.h"
 
 /* x0 + v0 t + g t^2 / 2 */
 static vec3 ballistic(vec3 x0, vec3 v0, vec3 g, double t)
@@ -297,11 +280,7 @@ START_TEST(test_break_under_load)
         struct model *c = model_create();
         c->dt = 1.0 / 120.0;
         c->iterations = 2;
-        for (int i = 0; i < 5; i++)
-            model_add_point(c, v3(0, -0.25 * i, 0), v3(0, 0, 0), i == 4 ? 10.0 : 0.01, 0.0, NULL);
-        for (uint32_t i = 0; i < 4; i++)
-            model_add_link(c, i, i + 1, 0.25);
-        model_add_pin(c, 0, c->x0[0]);
+        tu_add_loaded_chain(c);
         if (copy == 0) {
             c->links[last].break_stretch = limit;
             m = c;
@@ -489,8 +468,7 @@ END_TEST
 static Suite *solver_suite(void)
 {
     Suite *su = suite_create("solver");
-    TCase *tc = tcase_create("verlet");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    TCase *tc = tu_tcase(su, "verlet", tu_models_setup, tu_models_teardown);
     tcase_add_test(tc, test_state_create);
     tcase_add_loop_test(tc, test_free_fall_exact, 0, 2);
     tcase_add_test(tc, test_pendulum_length);
@@ -505,15 +483,10 @@ static Suite *solver_suite(void)
     tcase_add_test(tc, test_order_alternate_vs_forward);
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_find_diverged);
-    suite_add_tcase(su, tc);
     return su;
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(solver_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(solver_suite());
 }

@@ -12,20 +12,7 @@
 #include "config.h"
 #include "sweep.h"
 #include "testutil.h"
-
-static char *dir; /* a fresh directory per test */
-
-static void setup(void)
-{
-    dir = tu_tmpdir();
-    ck_assert_ptr_nonnull(dir);
-}
-
-static void teardown(void)
-{
-    tu_rmtree(dir);
-    free(dir);
-}
+#include "testutil_check.h"
 
 /* Writes text to DIR/name and returns the path (static buffer, two in turn). */
 static const char *put(const char *name, const char *text)
@@ -289,8 +276,7 @@ END_TEST
 static Suite *sweep_suite(void)
 {
     Suite *s = suite_create("sweep");
-    TCase *plan = tcase_create("plan");
-    tcase_add_checked_fixture(plan, setup, teardown);
+    TCase *plan = tu_tcase(s, "plan", tu_dir_setup, tu_dir_teardown);
     tcase_add_test(plan, test_product_order);
     tcase_add_test(plan, test_zip);
     tcase_add_test(plan, test_labels);
@@ -300,15 +286,10 @@ static Suite *sweep_suite(void)
     tcase_add_test(plan, test_plan_round_trip);
     tcase_add_test(plan, test_plan_unsafe_name);
     tcase_add_test(plan, test_check_run);
-    suite_add_tcase(s, plan);
     return s;
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(sweep_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(sweep_suite());
 }

@@ -20,6 +20,7 @@
 #include "run.h"
 #include "summary.h"
 #include "testutil.h"
+#include "testutil_check.h"
 #include "traj.h"
 #include "traj_format.h"
 
@@ -29,20 +30,6 @@ static const double tricky[] = {
     0.1, 1.0 / 3.0, 1e-310, -0.0, 5e-324, DBL_MAX, 123456789012345678.0, -9.81, DBL_MIN,
 };
 #define NTRICKY (sizeof tricky / sizeof tricky[0])
-
-static char *dir; /* a fresh directory for each test */
-
-static void setup(void)
-{
-    dir = tu_tmpdir();
-    ck_assert_ptr_nonnull(dir);
-}
-
-static void teardown(void)
-{
-    tu_rmtree(dir);
-    free(dir);
-}
 
 static int same_bits(double a, double b)
 {
@@ -388,40 +375,20 @@ static void check_npy(const struct model *m, long nframes)
     free(data);
 }
 
-/* m->steps = 10, every = 5 plans 3 frames; fewer written must show in the shape. */
-START_TEST(test_npy_fewer_frames)
-{
-    struct model *m = tricky_model(6, 2);
-    write_frames(FORMAT_NPY, m, 2);
-    check_npy(m, 2);
-    model_destroy(m);
-}
-END_TEST
+/* NPY files of n points in dims with nframes written: fewer than the 3 frames that
+ * m->steps = 10, every = 5 plans (the shape must show it), 3D, none at all, and enough frames
+ * to fill the output buffer many times over. */
+static const struct {
+    size_t points;
+    int dims;
+    long frames;
+} npy_cases[] = {{6, 2, 2}, {5, 3, 3}, {4, 2, 0}, {1000, 3, 10}};
 
-START_TEST(test_npy_3d)
+START_TEST(test_npy_shapes)
 {
-    struct model *m = tricky_model(5, 3);
-    write_frames(FORMAT_NPY, m, 3);
-    check_npy(m, 3);
-    model_destroy(m);
-}
-END_TEST
-
-START_TEST(test_npy_no_frames)
-{
-    struct model *m = tricky_model(4, 2);
-    write_frames(FORMAT_NPY, m, 0);
-    check_npy(m, 0);
-    model_destroy(m);
-}
-END_TEST
-
-/* Enough frames to fill the output buffer many times over. */
-START_TEST(test_npy_large)
-{
-    struct model *m = tricky_model(1000, 3);
-    write_frames(FORMAT_NPY, m, 10);
-    check_npy(m, 10);
+    struct model *m = tricky_model(npy_cases[_i].points, npy_cases[_i].dims);
+    write_frames(FORMAT_NPY, m, npy_cases[_i].frames);
+    check_npy(m, npy_cases[_i].frames);
     model_destroy(m);
 }
 END_TEST
@@ -759,50 +726,36 @@ END_TEST
 static Suite *write_suite(void)
 {
     Suite *s = suite_create("write");
-    TCase *fmt = tcase_create("fmt_double");
+    TCase *fmt = tu_tcase(s, "fmt_double", NULL, NULL);
     tcase_add_test(fmt, test_fmt_examples);
     tcase_add_test(fmt, test_fmt_round_trip_random);
-    suite_add_tcase(s, fmt);
 
-    TCase *traj = tcase_create("trajectory");
-    tcase_add_checked_fixture(traj, setup, teardown);
+    TCase *traj = tu_tcase(s, "trajectory", tu_dir_setup, tu_dir_teardown);
     tcase_add_test(traj, test_csv_round_trip);
     tcase_add_test(traj, test_csv_3d);
     tcase_add_test(traj, test_json_round_trip);
     tcase_add_test(traj, test_json_non_finite);
-    tcase_add_test(traj, test_npy_fewer_frames);
-    tcase_add_test(traj, test_npy_3d);
-    tcase_add_test(traj, test_npy_no_frames);
-    tcase_add_test(traj, test_npy_large);
+    tcase_add_loop_test(traj, test_npy_shapes, 0, sizeof npy_cases / sizeof npy_cases[0]);
     tcase_add_test(traj, test_npy_paths_agree);
     tcase_add_test(traj, test_final_name_only_after_close);
     tcase_add_test(traj, test_abort_leaves_nothing);
     tcase_add_test(traj, test_format_names);
-    suite_add_tcase(s, traj);
 
-    TCase *files = tcase_create("outfile");
-    tcase_add_checked_fixture(files, setup, teardown);
+    TCase *files = tu_tcase(s, "outfile", tu_dir_setup, tu_dir_teardown);
     tcase_add_test(files, test_commit_full_disk);
     tcase_add_test(files, test_traj_full_disk);
     tcase_add_test(files, test_commit_rename_fails);
     tcase_add_test(files, test_open_missing_dir);
     tcase_add_test(files, test_mkdirs);
-    suite_add_tcase(s, files);
 
-    TCase *summary = tcase_create("summary");
-    tcase_add_checked_fixture(summary, setup, teardown);
+    TCase *summary = tu_tcase(s, "summary", tu_dir_setup, tu_dir_teardown);
     tcase_add_test(summary, test_summary_ok);
     tcase_add_test(summary, test_summary_diverged);
     tcase_add_test(summary, test_summary_missing_dir);
-    suite_add_tcase(s, summary);
     return s;
 }
 
 int main(void)
 {
-    SRunner *sr = srunner_create(write_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(write_suite());
 }

@@ -5,19 +5,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 # A 5-point rope pinned at one end: 20 steps recorded every 5 = frames 0, 5, 10, 15, 20.
-cat >"$tmp/small.json" <<'JSON'
-{
-  "catena": 1,
-  "name": "small",
-  "dimensions": 2,
-  "time": { "dt": 0.01, "steps": 20 },
-  "bodies": [
-    { "type": "rope", "name": "rope", "from": [0, 0], "to": [1, 0], "segments": 4,
-      "mass": 1, "pins": ["first"] }
-  ],
-  "output": { "trajectory": ["csv", "json", "npy"], "every": 5 }
-}
-JSON
+small_rope "$tmp/small.json" small 20 '"trajectory": ["csv", "json", "npy"], "every": 5'
 points=5
 
 # --- help, version, usage errors

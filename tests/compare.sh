@@ -142,19 +142,7 @@ expect_out "Options for compare" "compare --help shows compare's options"
 
 # --- run directories: the trajectory inside is found
 
-cat >rope.json <<'JSON'
-{
-  "catena": 1,
-  "name": "rope",
-  "dimensions": 2,
-  "time": { "dt": 0.01, "steps": 30 },
-  "bodies": [
-    { "type": "rope", "name": "rope", "from": [0, 0], "to": [1, 0], "segments": 4,
-      "mass": 1, "pins": ["first"] }
-  ],
-  "output": { "trajectory": ["npy"], "every": 10 }
-}
-JSON
+small_rope rope.json rope 30 '"trajectory": ["npy"], "every": 10'
 catena run rope.json -q -o run-a
 catena run rope.json -q -o run-b --format csv
 catena run rope.json -q -o run-c --set solver.iterations=1

@@ -7,19 +7,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 # A 5-point rope pinned at one end.
-cat >"$tmp/small.json" <<'JSON'
-{
-  "catena": 1,
-  "name": "small",
-  "dimensions": 2,
-  "time": { "dt": 0.01, "steps": 20 },
-  "bodies": [
-    { "type": "rope", "name": "rope", "from": [0, 0], "to": [1, 0], "segments": 4,
-      "mass": 1, "pins": ["first"] }
-  ],
-  "output": { "trajectory": ["csv"], "every": 1 }
-}
-JSON
+small_rope "$tmp/small.json" small 20 '"trajectory": ["csv"], "every": 1'
 points=5
 
 # expect_message TEXT DESCRIPTION: stderr is exactly the line "catena: TEXT".

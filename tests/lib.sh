@@ -74,6 +74,24 @@ json_has() {
     tr -d ' \t\n' <"$1" | grep -q "\"$2\":$3[],}]"
 }
 
+# small_rope FILE NAME STEPS OUTPUT: writes a scenario of a 5-point rope 1 m long pinned at
+# its first point, in 2D, dt 0.01 s, STEPS steps, with OUTPUT as the members of "output".
+small_rope() {
+    cat >"$1" <<JSON
+{
+  "catena": 1,
+  "name": "$2",
+  "dimensions": 2,
+  "time": { "dt": 0.01, "steps": $3 },
+  "bodies": [
+    { "type": "rope", "name": "rope", "from": [0, 0], "to": [1, 0], "segments": 4,
+      "mass": 1, "pins": ["first"] }
+  ],
+  "output": { $4 }
+}
+JSON
+}
+
 finish() {
     echo "$passed passed, $failed failed"
     [ "$failed" -eq 0 ]

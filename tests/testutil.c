@@ -3,6 +3,7 @@
 #include "testutil.h"
 
 #include <ftw.h>
+#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,7 @@ struct model *tu_cloth(int n, double size, int dims)
             const vec3 x = dims == 2 ? v3(i * h, -j * h, 0) : v3(i * h, 0, j * h);
             model_add_point(m, x, v3(0, 0, 0), 1.0 / ((double)n * n), 0.0, NULL);
         }
-#define P(i, j) ((uint32_t)((j) * n + (i)))
+#define P(i, j) ((uint32_t)((j)*n + (i)))
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++) {
             if (i + 1 < n)
@@ -84,6 +85,15 @@ struct model *tu_cloth(int n, double size, int dims)
                                         .first_link = 0,
                                         .nlinks = (uint32_t)m->nlinks};
     return m;
+}
+
+void tu_add_loaded_chain(struct model *c)
+{
+    for (int i = 0; i < 5; i++)
+        model_add_point(c, v3(0, -0.25 * i, 0), v3(0, 0, 0), i == 4 ? 10.0 : 0.01, 0.0, NULL);
+    for (uint32_t i = 0; i < 4; i++)
+        model_add_link(c, i, i + 1, 0.25);
+    model_add_pin(c, 0, c->x0[0]);
 }
 
 char *tu_tmpdir(void)
@@ -144,4 +154,27 @@ char *tu_path(const char *dir, const char *name)
     if (p)
         snprintf(p, n, "%s/%s", dir, name);
     return p;
+}
+
+unsigned char *tu_read_png(const char *dir, const char *name, int *w, int *h)
+{
+    char *path = tu_path(dir, name);
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    unsigned char *buf = NULL;
+    if (path && png_image_begin_read_from_file(&img, path)) {
+        img.format = PNG_FORMAT_RGBA;
+        buf = malloc(PNG_IMAGE_SIZE(img));
+        if (buf && png_image_finish_read(&img, NULL, buf, 0, NULL)) {
+            *w = (int)img.width;
+            *h = (int)img.height;
+        } else {
+            free(buf);
+            buf = NULL;
+        }
+    }
+    png_image_free(&img);
+    free(path);
+    return buf;
 }

@@ -11,6 +11,11 @@
 struct model *tu_chain(size_t n, vec3 a, vec3 b, double mass, int pin_first, int pin_last,
                        double dt, int iterations);
 
+/* Adds to c a chain hanging straight down from a pin at the origin: 5 points 0.25 m apart,
+ * 0.01 kg each but a 10 kg load at the bottom, and 4 links at rest (c's first if it had
+ * none). */
+void tu_add_loaded_chain(struct model *c);
+
 /* A square cloth of n x n points, size metres across: in the xy plane hanging down from y = 0
  * (2D) or lying in the xz plane at y = 0 (3D). Structural, shear and bend links (with their
  * roles), two faces a cell, the first row's two corners pinned, total mass 1 kg, one body
@@ -28,5 +33,9 @@ char *tu_read_file(const char *path, size_t *len);
 
 /* Joins dir and name into a malloc'd path. */
 char *tu_path(const char *dir, const char *name);
+
+/* The RGBA pixels of DIR/NAME through libpng's simplified reader, its size in *w and *h;
+ * NULL if it cannot be read. The caller frees the pixels. */
+unsigned char *tu_read_png(const char *dir, const char *name, int *w, int *h);
 
 #endif

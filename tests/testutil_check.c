@@ -1,0 +1,87 @@
+/* Test helpers that assert through Check (see testutil_check.h). */
+#include "testutil_check.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario.h"
+#include "testutil.h"
+
+struct model *m, *m2;
+struct state *s, *s2;
+
+void tu_models_setup(void)
+{
+    m = m2 = NULL;
+    s = s2 = NULL;
+}
+
+void tu_models_teardown(void)
+{
+    state_destroy(s);
+    state_destroy(s2);
+    model_destroy(m);
+    model_destroy(m2);
+}
+
+char *dir;
+
+void tu_dir_setup(void)
+{
+    dir = tu_tmpdir();
+    ck_assert_ptr_nonnull(dir);
+}
+
+void tu_dir_teardown(void)
+{
+    tu_rmtree(dir);
+    free(dir);
+}
+
+void tu_files_setup(void)
+{
+    tu_dir_setup();
+    tu_models_setup();
+}
+
+void tu_files_teardown(void)
+{
+    tu_models_teardown();
+    tu_dir_teardown();
+}
+
+TCase *tu_tcase(Suite *s, const char *name, void (*setup)(void), void (*teardown)(void))
+{
+    TCase *tc = tcase_create(name);
+    if (setup || teardown)
+        tcase_add_checked_fixture(tc, setup, teardown);
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
+int tu_run(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+struct model *tu_load(const char *fmt, ...)
+{
+    static char buf[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    for (char *p = buf; *p; p++)
+        if (*p == '\'')
+            *p = '"';
+    struct catena_error err;
+    struct model *r = scenario_parse("test.json", buf, strlen(buf), NULL, 0, &err);
+    ck_assert_msg(r != NULL, "scenario refused: %s", err.msg);
+    return r;
+}
