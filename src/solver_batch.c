@@ -93,10 +93,11 @@ static int sort_colours(const struct model *m, const struct solver_work *w, stru
     return 0;
 }
 
-/* b->pcut for mb parts: where no link crosses from a point below a cut to one at or above it,
- * the first such cut at or after k npoints / mb, when that leaves no part more than half
- * again its even share (separate bodies: b->bodies); else the even split, and the few links
- * across a cut go with their a-end's part. */
+/* b->pcut for mb parts (BATCH_PARTS per member): where no link crosses from a point below a
+ * cut to one at or above it, the first such cut at or after k npoints / mb, when that leaves
+ * no member's parts more than half again its even share (separate bodies: b->bodies; a part
+ * may then be empty); else the even split, and the few links across a cut go with their
+ * a-end's part. */
 static int choose_point_cuts(const struct model *m, struct solver_batch *b, size_t mb)
 {
     const size_t np = m->npoints;
@@ -120,8 +121,10 @@ static int choose_point_cuts(const struct model *m, struct solver_batch *b, size
             p++;
         b->pcut[k] = p;
     }
-    for (size_t k = 0; k < mb; k++)
-        if (2 * mb * (b->pcut[k + 1] - b->pcut[k]) > 3 * np + 2 * mb)
+    const size_t members = mb / BATCH_PARTS; /* a member's share: BATCH_PARTS parts in a row */
+    for (size_t k = 0; k < members; k++)
+        if (2 * members * (b->pcut[(k + 1) * BATCH_PARTS] - b->pcut[k * BATCH_PARTS]) >
+            3 * np + 2 * members)
             b->bodies = 0;
     if (!b->bodies)
         for (size_t k = 1; k < mb; k++)

@@ -38,7 +38,7 @@ struct solver_work;
 /* The lanes: parts of the points per member of a team. A member takes its own parts first and
  * then whatever is left of the others', so that one the system leaves waiting for a while
  * holds up at most one part. */
-#define BATCH_PARTS 4
+#define BATCH_PARTS 16
 
 /* A run shorter than this goes with the listed links. */
 #define BATCH_RUN_MIN 4
