@@ -20,48 +20,9 @@
 #include "pin_motion.h"
 #include "solver_batch.h"
 #include "solver_direct.h"
+#include "solver_points.h"
 #include "solver_work.h"
 #include "wind.h"
-
-/* Verlet with per-substep damping; velocity is implicit in x - xprev. */
-static void integrate(const struct model *m, struct state *s, double h)
-{
-    const vec3 gh2 = v3_scale(m->gravity, h * h);
-    for (size_t i = 0; i < s->npoints; i++) {
-        if (m->inv_mass[i] == 0.0)
-            continue;
-        const vec3 x = s->x[i];
-        s->x[i] = v3_add(v3_add(x, v3_scale(v3_sub(x, s->xprev[i]), m->damping)), gh2);
-        s->xprev[i] = x;
-    }
-}
-
-/* PBD's prediction (Mueller et al. 2007, steps 5 and 7): v += g h, p* = x + v h; xprev keeps
- * x for the velocity update. */
-static void predict(const struct model *m, struct state *s, double h)
-{
-    const vec3 gh = v3_scale(m->gravity, h);
-    for (size_t i = 0; i < s->npoints; i++) {
-        if (m->inv_mass[i] == 0.0)
-            continue;
-        s->v[i] = v3_add(s->v[i], gh);
-        s->xprev[i] = s->x[i];
-        s->x[i] = v3_add(s->x[i], v3_scale(s->v[i], h));
-    }
-}
-
-/* v = keep (p* - x) / h: whatever the projections did to a point becomes its velocity.
- * keep = damping^h makes damping the fraction of velocity kept per second whatever the step.
- * Damping here rather than after gravity (Mueller et al.'s step 6) leaves a point at rest
- * unchanged, so the static equilibrium does not depend on the damping: damped after gravity,
- * a hanging load would feel g keep instead of g. */
-static void update_velocities(const struct model *m, struct state *s, double h, double keep)
-{
-    const double f = keep / h;
-    for (size_t i = 0; i < s->npoints; i++)
-        if (m->inv_mass[i] != 0.0)
-            s->v[i] = v3_scale(v3_sub(s->x[i], s->xprev[i]), f);
-}
 
 /* Both x and xprev (pbd, xpbd: and v), from the pin's motion at the end and the start of the
  * substep: the point carries exactly the pin's velocity (none for a still pin) into
@@ -196,14 +157,21 @@ void solver_step(const struct model *m, struct state *s)
     s->nbroke = 0;
     if (s->work->batch)
         batch_gather(m, s); /* links: the live ones, as the model now has them */
+    const int whole = s->work->batch && batch_substep_ready(m, s);
     for (int k = 0; k < m->substeps; k++) {
         const double t = (double)s->step * m->dt + (k + 1) * h; /* the substep's end */
-        if (m->method == METHOD_VERLET)
-            integrate(m, s, h); /* integrate: advance free points under gravity */
-        else
-            predict(m, s, h);   /* predict: p* = x + v h */
-        wind_apply(m, s, h, t); /* wind: drag on the links of bodies that have it */
-        hold_pins(m, s, t, h);  /* pins: where their motion puts them */
+        if (whole) {
+            /* pins first: their points (inverse mass 0) are not advanced, so the order of
+             * the two does not matter; then advance, links and velocities, band by band */
+            hold_pins(m, s, t, h);
+            if (m->method == METHOD_XPBD)
+                reset_multipliers(m, s);
+            batch_substep(m, s, h, keep);
+            continue;
+        }
+        points_advance(m, s, h, 0, s->npoints); /* integrate, or predict p* = x + v h */
+        wind_apply(m, s, h, t);                 /* wind: drag on the links of bodies that have it */
+        hold_pins(m, s, t, h);                  /* pins: where their motion puts them */
         if (m->method == METHOD_XPBD)
             reset_multipliers(m, s); /* multipliers: from 0 every substep */
         collide_begin(m, s);         /* contacts: forget the last substep's */
@@ -214,8 +182,7 @@ void solver_step(const struct model *m, struct state *s)
         if (m->max_length_pass)
             solver_tether_pass(m, s); /* max length: nothing beyond its reach of an anchor */
         collide_respond(m, s);        /* contacts: their velocities (friction, bounces) */
-        if (m->method != METHOD_VERLET)
-            update_velocities(m, s, h, keep); /* velocities: from what the projections did */
+        points_velocities(m, s, h, keep, 0, s->npoints); /* pbd, xpbd: from the projections */
     }
     break_links(m, s); /* breaks: once per step, after every substep */
     s->step++;         /* time: multiplied, not summed, so it does not drift */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "constraint.h"
+#include "solver_points.h"
 #include "solver_pool.h"
 #include "solver_work.h"
 
@@ -616,7 +617,27 @@ struct relax_job {
     /* m->inv_mass, or the contact phase's; a job of several iterations only runs while
      * nothing but links moves the points (no collisions, so no contact phase either) */
     const double *inv_mass;
+    /* batch_substep: the points are advanced before they are copied in and their velocities
+     * updated after they are copied out (the substep length and pbd's keep) */
+    int points;
+    double h, keep;
 };
+
+/* Part k's points into the per-coordinate arrays, advanced first in batch_substep's job. */
+static void part_in(struct solver_batch *b, const struct relax_job *job, size_t k)
+{
+    if (job->points)
+        points_advance(job->m, job->s, job->h, b->pcut[k], b->pcut[k + 1]);
+    copy_points(b, job->m, job->s, b->pcut[k], b->pcut[k + 1], 0);
+}
+
+/* Part k's points back, with their velocities in batch_substep's job. */
+static void part_out(struct solver_batch *b, const struct relax_job *job, size_t k)
+{
+    copy_points(b, job->m, job->s, b->pcut[k], b->pcut[k + 1], 1);
+    if (job->points)
+        points_velocities(job->m, job->s, job->h, job->keep, b->pcut[k], b->pcut[k + 1]);
+}
 
 /* Part k's iterations of the job: no link of another part touches its points (b->bodies),
  * so nothing waits for anyone. */
@@ -624,13 +645,13 @@ static void relax_part(struct solver_batch *b, const struct relax_job *job, size
 {
     const size_t parts = b->parts;
     if (job->copy_in)
-        copy_points(b, job->m, job->s, b->pcut[k], b->pcut[k + 1], 0);
+        part_in(b, job, k);
     for (int it = job->it; it < job->it + job->nits; it++)
         for (size_t c = 0; c < b->nbatches; c++)
             relax_runs(b, job->m, job->s, it, job->inv_mass, b->piece_run[c * parts + k],
                        b->piece_run[c * parts + k + 1]);
     if (job->copy_out)
-        copy_points(b, job->m, job->s, b->pcut[k], b->pcut[k + 1], 1);
+        part_out(b, job, k);
 }
 
 /* Chunk k of the lanes' job: each group has a chunk per part, k % parts, whose points it
@@ -645,14 +666,35 @@ static void relax_lanes_chunk(void *ctx, size_t k)
     if (b->bodies && b->hold) {
         relax_part(b, job, k);
     } else if (job->copy_in && g == 0) {
-        copy_points(b, job->m, job->s, b->pcut[part], b->pcut[part + 1], 0);
+        part_in(b, job, part);
     } else if ((g -= (size_t)job->copy_in) < (size_t)job->nits * b->nbatches) {
         const size_t piece = (g % b->nbatches) * parts + part;
         relax_runs(b, job->m, job->s, job->it + (int)(g / b->nbatches), job->inv_mass,
                    b->piece_run[piece], b->piece_run[piece + 1]);
     } else {
-        copy_points(b, job->m, job->s, b->pcut[part], b->pcut[part + 1], 1);
+        part_out(b, job, part);
     }
+}
+
+/* Whether a team's job can take every iteration of a substep (b->hold: only links move the
+ * points; and groups enough). */
+static int lanes_whole(const struct solver_batch *b, const struct model *m)
+{
+    return b->hold && b->nbatches * (size_t)m->iterations + 2 <= b->max_groups;
+}
+
+/* The job on the team: groups of one chunk per part, copy in, the colours of each iteration,
+ * copy out; for separate bodies held throughout, one group of whole parts. */
+static void lanes_job(struct solver_batch *b, struct relax_job *job)
+{
+    const size_t parts = b->parts;
+    const size_t ngroups =
+        b->bodies && b->hold
+            ? 1
+            : (size_t)job->copy_in + (size_t)job->nits * b->nbatches + (size_t)job->copy_out;
+    for (size_t g = 0; g < ngroups; g++)
+        b->soa_group[g] = g * parts;
+    pool_run(b->pool, ngroups * parts, b->soa_group, ngroups, relax_lanes_chunk, job);
 }
 
 /* The colours in runs over the per-coordinate positions, copied in before and out after
@@ -663,19 +705,14 @@ static void relax_lanes_chunk(void *ctx, size_t k)
 static void relax_lanes(struct solver_batch *b, const struct model *m, struct state *s, int it,
                         const double *inv_mass)
 {
-    const int whole = b->hold && b->nbatches * (size_t)m->iterations + 2 <= b->max_groups;
+    const int whole = lanes_whole(b, m);
     if (b->parallel && whole && it > 0)
         return; /* iteration 0 did them all */
     const int in = !b->hold || it == 0, out = !b->hold || it == m->iterations - 1;
     if (b->parallel) {
-        struct relax_job job = {m, s, it, whole ? m->iterations : 1, in, out || whole, inv_mass};
-        const size_t parts = b->parts;
-        const size_t ngroups = b->bodies && b->hold ? 1
-                                                    : (size_t)in + (size_t)job.nits * b->nbatches +
-                                                          (size_t)job.copy_out;
-        for (size_t g = 0; g < ngroups; g++)
-            b->soa_group[g] = g * parts;
-        pool_run(b->pool, ngroups * parts, b->soa_group, ngroups, relax_lanes_chunk, &job);
+        struct relax_job job = {m, s,   it, whole ? m->iterations : 1, in, out || whole, inv_mass,
+                                0, 0.0, 0.0};
+        lanes_job(b, &job);
         return;
     }
     if (in)
@@ -700,7 +737,7 @@ void batch_relax(const struct model *m, struct state *s, int it, const double *i
     if (b->lanes) {
         relax_lanes(b, m, s, it, inv_mass);
     } else if (b->parallel) {
-        struct relax_job job = {m, s, it, 1, 0, 0, inv_mass};
+        struct relax_job job = {m, s, it, 1, 0, 0, inv_mass, 0, 0.0, 0.0};
         pool_run(b->pool, b->nchunks, b->group, m->order == ORDER_COLORED ? b->nbatches : 1,
                  relax_chunk, &job);
     } else if (m->order == ORDER_COLORED) {
@@ -709,4 +746,21 @@ void batch_relax(const struct model *m, struct state *s, int it, const double *i
     } else {
         relax_span(b, m, s, it, inv_mass, 0, b->n, m->order == ORDER_ALTERNATE && it % 2 == 1);
     }
+}
+
+int batch_substep_ready(const struct model *m, const struct state *s)
+{
+    const struct solver_batch *b = s->work->batch;
+    if (!b->lanes || !b->parallel || !lanes_whole(b, m) || m->max_length_pass)
+        return 0;
+    for (size_t k = 0; k < m->nbodies; k++)
+        if (m->bodies[k].drag > 0.0) /* wind reads neighbours after the advance */
+            return 0;
+    return 1;
+}
+
+void batch_substep(const struct model *m, struct state *s, double h, double keep)
+{
+    struct relax_job job = {m, s, 0, m->iterations, 1, 1, m->inv_mass, 1, h, keep};
+    lanes_job(s->work->batch, &job);
 }

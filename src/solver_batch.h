@@ -130,6 +130,19 @@ void batch_gather(const struct model *m, struct state *s);
  * s->link_lambda after the last one. */
 void batch_relax(const struct model *m, struct state *s, int it, const double *inv_mass);
 
+/* Whether a substep can run as batch_substep: a team shares the lanes, each job taking a
+ * whole substep (nothing but links moves the points between iterations: no collisions, no
+ * other family), and neither wind nor the max-length pass reads other points between the
+ * stages. After batch_gather, once a step. */
+int batch_substep_ready(const struct model *m, const struct state *s);
+
+/* One substep after the pins are placed and the multipliers reset: per part of the points,
+ * points_advance (solver_points.h), then the links' iterations as in batch_relax, then
+ * points_velocities (h, keep as solver_step has them), all one job of the team. The same bits
+ * as the stages one after another over all the points: the per-point stages read and write
+ * only their own point. */
+void batch_substep(const struct model *m, struct state *s, double h, double keep);
+
 /* solver_batch_avx.c, on x86 with GCC or Clang: whether this processor runs AVX2, and the
  * kernels that relax run r over b->px, b->py and, in 3D, b->pz: four links at a time, then
  * the last few (fewer than four) one by one. */

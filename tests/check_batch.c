@@ -117,8 +117,8 @@ static int same_bits(double a, double b)
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
-/* Positions (x, y and, in 3D, z; in 2D the batched kernel never writes z), velocities,
- * multipliers and live links agree bit for bit. */
+/* Positions (x, y and, in 3D, z; in 2D the batched kernel never writes z), previous
+ * positions, velocities, multipliers and live links agree bit for bit. */
 static void assert_same(const struct model *m, const struct state *a, const struct state *b,
                         const char *what)
 {
@@ -128,6 +128,9 @@ static void assert_same(const struct model *m, const struct state *a, const stru
                       "%s: point %zu differs", what, i);
         ck_assert_msg(same_bits(a->v[i].x, b->v[i].x) && same_bits(a->v[i].y, b->v[i].y),
                       "%s: velocity %zu differs", what, i);
+        ck_assert_msg(same_bits(a->xprev[i].x, b->xprev[i].x) &&
+                          same_bits(a->xprev[i].y, b->xprev[i].y),
+                      "%s: previous position %zu differs", what, i);
     }
     for (size_t i = 0; i < m->nlinks; i++) {
         ck_assert_msg(a->alive[i] == b->alive[i], "%s: link %zu alive differs", what, i);
@@ -340,14 +343,23 @@ static struct model *ropes(enum solver_method method)
 /* How a team shares the lanes, each against the simple kernel: separate ropes in one job per
  * substep without waits (b->bodies); the cloth in one job per substep with a wait between
  * colours; the cloth again after its iterations grow beyond what one job holds (an event's
- * solver.iterations), one job per iteration. Loop index: method. */
+ * solver.iterations), one job per iteration; the cloth under wind, which reads neighbours
+ * between the advance and the links. Where a substep is one job, that job advances the
+ * points and updates their velocities too, part by part (batch_substep). The first pin
+ * moves, so its points' x, xprev and v change every substep. Loop index: method. */
 START_TEST(test_team_modes)
 {
     if (!batch_avx_usable())
         return;
     const enum solver_method method = (enum solver_method)_i;
-    for (int shape = 0; shape < 3; shape++) {
+    for (int shape = 0; shape < 4; shape++) {
         struct model *m = shape == 0 ? ropes(method) : scene(3, method, ORDER_COLORED);
+        m->pins[0].motion = MOTION_SINE;
+        m->pins[0].axis = v3(0.6, 0.8, 0);
+        m->pins[0].amplitude = 0.05;
+        m->pins[0].frequency = 2;
+        if (shape == 3)
+            m->bodies[0].drag = 0.5;
         m->kernel = KERNEL_SIMPLE;
         struct state *ref = state_create(m);
         m->kernel = KERNEL_BATCHED;
@@ -364,6 +376,8 @@ START_TEST(test_team_modes)
                 const struct solver_batch *b = s->work->batch;
                 ck_assert(b->parallel && b->lanes && b->hold);
                 ck_assert_int_eq(b->bodies, shape == 0);
+                ck_assert_int_eq(batch_substep_ready(m, s),
+                                 shape < 2 || (shape == 2 && m->iterations == 7));
             }
             size_t broken = 0;
             for (size_t i = 0; i < m->nlinks; i++)

@@ -4,7 +4,9 @@
 # batched kernel), under every order; a cloth large enough for the team to share its links
 # (64 x 64 points, 3 threads), and a rope cut by an event (a step after which the team's
 # split no longer holds), reels, a pin and a drag (after which the batched kernel gathers the
-# links again) included. summary.json differs only in its timing.
+# links again) included; teams of 2 and 3 on a cloth under each method and on a string with a
+# moving pin, large enough for whole substeps as one job. summary.json differs only in its
+# timing.
 . "$top_srcdir/tests/lib.sh"
 
 s=$top_srcdir/scenarios
@@ -16,16 +18,21 @@ same() { # DESCRIPTION SCENARIO ARGS...: default run vs -j 3 vs the simple kerne
     n=$((n + 1))
     catena run "$file" -q -o "$tmp/a$n" --steps 40 "$@"
     expect_status 0 "$what: runs"
-    catena run "$file" -q -o "$tmp/b$n" --steps 40 -j 3 "$@"
-    expect_status 0 "$what: runs with -j 3"
+    for j in $jobs; do
+        catena run "$file" -q -o "$tmp/b$n-$j" --steps 40 -j $j "$@"
+        expect_status 0 "$what: runs with -j $j"
+    done
     catena run "$file" -q -o "$tmp/c$n" --steps 40 --set solver.kernel=simple "$@"
     expect_status 0 "$what: runs with the simple kernel"
     for f in "$tmp/a$n"/trajectory.*; do
         base=${f##*/}
-        check "$what: $base the same with -j 3" cmp -s "$f" "$tmp/b$n/$base"
+        for j in $jobs; do
+            check "$what: $base the same with -j $j" cmp -s "$f" "$tmp/b$n-$j/$base"
+        done
         check "$what: $base the same with the simple kernel" cmp -s "$f" "$tmp/c$n/$base"
     done
 }
+jobs=3
 
 for order in forward alternate colored; do
     same "cloth-curtain, $order" "$s/cloth-curtain.json" --set solver.order=$order
@@ -38,6 +45,16 @@ same "grapple (reels, a pin), colored" "$s/grapple.json" --set solver.order=colo
 same "ragdoll-platforms (a drag), colored" "$s/ragdoll-platforms.json" --set solver.order=colored \
     --steps 280
 same "xpbd-hanging-mass" "$s/xpbd-hanging-mass.json" --set solver.order=colored
+
+# Teams of 2 and 3 that take whole substeps, points advanced and velocities updated band by
+# band: the cloth under each method, and a long string whose end pin moves.
+jobs="2 3"
+for method in verlet pbd xpbd; do
+    same "64x64 cloth, colored, $method" "$s/cloth-curtain.json" --set solver.order=colored \
+        --set solver.method=$method --set bodies.0.rows=64 --set bodies.0.cols=64 --steps 20
+done
+same "standing-wave (a moving pin), 8000 segments" "$s/standing-wave.json" \
+    --set solver.order=colored --set bodies.0.segments=8000 --steps 20
 
 catena run "$s/hanging-chain.json" -q -o "$tmp/bad" -j 0
 expect_status 2 "-j 0 is bad input"
