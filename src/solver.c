@@ -19,6 +19,7 @@
 #include "constraint_shape.h"
 #include "pin_motion.h"
 #include "solver_batch.h"
+#include "solver_breaks.h"
 #include "solver_direct.h"
 #include "solver_points.h"
 #include "solver_work.h"
@@ -124,17 +125,8 @@ static void relax_global(const struct constraint_ctx *cx, const struct model *m,
 /* Checked after all relaxation, so a transient stretch mid-sweep never breaks a link. */
 static void break_links(const struct model *m, struct state *s)
 {
-    for (size_t i = 0; i < s->nlinks; i++) {
-        const struct link *l = &m->links[i];
-        if (!s->alive[i])
-            continue;
-        if ((l->break_stretch > 0.0 &&
-             v3_dist(s->x[l->a], s->x[l->b]) > l->break_stretch * l->rest) ||
-            (l->break_force > 0.0 && distance_tension(m, s, i) > l->break_force)) {
-            s->alive[i] = 0;
-            s->broke[s->nbroke++] = (uint32_t)i;
-        }
-    }
+    if (!s->work->batch || !batch_breaks(m, s)) /* the team's check, when it shares the step */
+        s->nbroke = breaks_check(m, s, 0, s->nlinks, s->broke);
     if (s->nbroke > 0)
         s->work->tether_stale = 1;
     if (s->nbroke > 0)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "constraint.h"
+#include "solver_breaks.h"
 #include "solver_points.h"
 #include "solver_pool.h"
 #include "solver_work.h"
@@ -225,7 +226,9 @@ int batch_prepare(const struct model *m, struct solver_work *w)
     b->part = calloc(b->nruns + 1, sizeof *b->part);
     b->chunk = calloc(chunk_cap + 1, sizeof *b->chunk);
     b->group = calloc(nbatches, sizeof *b->group);
-    if (!b->cut || !b->part || !b->chunk || !b->group || choose_cuts(m, b))
+    b->nbreak = (size_t)b->members * BATCH_PARTS;
+    b->break_count = calloc(b->nbreak, sizeof *b->break_count);
+    if (!b->cut || !b->part || !b->chunk || !b->group || !b->break_count || choose_cuts(m, b))
         return -1;
     /* The lanes' groups: copy in, the colours, copy out. */
     const size_t groups = b->max_groups > nbatches + 2 ? b->max_groups : nbatches + 2;
@@ -258,6 +261,7 @@ void batch_destroy(struct solver_batch *b)
     free(b->piece_run);
     free(b->soa_group);
     free(b->pcut);
+    free(b->break_count);
     free(b);
 }
 
@@ -763,4 +767,40 @@ void batch_substep(const struct model *m, struct state *s, double h, double keep
 {
     struct relax_job job = {m, s, 0, m->iterations, 1, 1, m->inv_mass, 1, h, keep};
     lanes_job(s->work->batch, &job);
+}
+
+struct breaks_job {
+    const struct model *m;
+    struct state *s;
+    size_t *count; /* [nbreak] the links that broke in each range */
+    size_t n;      /* ranges */
+};
+
+/* Range k of the links: its breaks listed where the range starts in s->broke (room enough:
+ * at most one entry per link). */
+static void breaks_chunk(void *ctx, size_t k)
+{
+    const struct breaks_job *job = ctx;
+    const size_t nlinks = job->s->nlinks;
+    const size_t begin = k * nlinks / job->n, end = (k + 1) * nlinks / job->n;
+    job->count[k] = breaks_check(job->m, job->s, begin, end, job->s->broke + begin);
+}
+
+int batch_breaks(const struct model *m, struct state *s)
+{
+    struct solver_batch *b = s->work->batch;
+    if (!b->parallel)
+        return 0;
+    static const size_t one_group = 0;
+    struct breaks_job job = {m, s, b->break_count, b->nbreak};
+    pool_run(b->pool, b->nbreak, &one_group, 1, breaks_chunk, &job);
+    /* The ranges' lists joined in order: none moves forward over one not yet moved, since
+     * the links before a range hold at most as many breaks as they are links. */
+    s->nbroke = 0;
+    for (size_t k = 0; k < b->nbreak; k++) {
+        memmove(s->broke + s->nbroke, s->broke + k * s->nlinks / b->nbreak,
+                b->break_count[k] * sizeof *s->broke);
+        s->nbroke += b->break_count[k];
+    }
+    return 1;
 }

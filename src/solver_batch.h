@@ -110,6 +110,10 @@ struct solver_batch {
                               copy out */
     int hold;              /* 1: no other family or collision reads the positions between
                               iterations, so they are copied in and out once a substep */
+
+    /* Breaks (solver_breaks.h), a team's job once a step. */
+    size_t nbreak;       /* ranges of links the team checks: members * BATCH_PARTS */
+    size_t *break_count; /* [nbreak] the breaks found in each */
 };
 
 /* Prepares w->batch for m (NULL under the simple kernel): arrays, and the team of
@@ -142,6 +146,11 @@ int batch_substep_ready(const struct model *m, const struct state *s);
  * as the stages one after another over all the points: the per-point stages read and write
  * only their own point. */
 void batch_substep(const struct model *m, struct state *s, double h, double keep);
+
+/* When the team shares this step's links (after batch_gather): checks every link for a break
+ * in ranges shared by the team, and lists the broken ones in s->broke in link order as
+ * breaks_check does over all of them (s->nbroke); returns 1. Else 0, having done nothing. */
+int batch_breaks(const struct model *m, struct state *s);
 
 /* solver_batch_avx.c, on x86 with GCC or Clang: whether this processor runs AVX2, and the
  * kernels that relax run r over b->px, b->py and, in 3D, b->pz: four links at a time, then

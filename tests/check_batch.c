@@ -311,7 +311,7 @@ END_TEST
 
 /* Sixteen separate ropes in 2D and nothing but links: the team's parts hold whole ropes
  * (b->bodies), so each member goes through every iteration of its own parts without
- * waiting. One rope breaks. */
+ * waiting. Three ropes break. */
 static struct model *ropes(enum solver_method method)
 {
     struct model *m = model_create();
@@ -334,8 +334,8 @@ static struct model *ropes(enum solver_method method)
         const size_t first = m->npoints;
         ck_assert_int_ge(build_rope(m, &d, m->gravity), 0);
         model_add_pin(m, (uint32_t)first, m->x0[first]);
-        if (r == 5)
-            m->links[m->nlinks - 20].break_stretch = 1.0001; /* its top link */
+        if (r == 5 || r == 11 || r == 13) /* the top link; in the same step, in three ranges */
+            m->links[m->nlinks - 20].break_stretch = 1.0001;
     }
     return m;
 }
@@ -363,16 +363,29 @@ START_TEST(test_team_modes)
         m->kernel = KERNEL_SIMPLE;
         struct state *ref = state_create(m);
         m->kernel = KERNEL_BATCHED;
+        /* The breaks of every step in the order s->broke lists them (each link breaks once). */
+        uint32_t *ref_log = calloc(m->nlinks, sizeof *ref_log),
+                 *log = calloc(m->nlinks, sizeof *log);
+        size_t ref_logged[40], nref = 0;
+        ck_assert(ref_log && log);
         for (int threads = 2; threads <= 3; threads++) {
             m->threads = threads;
             m->iterations = 7;
             struct state *s = make_state(m, 1);
+            size_t nlog = 0, most = 0;
             for (int k = 0; k < 40; k++) {
                 if (shape == 2 && k == 20)
                     m->iterations = 40;
-                if (threads == 2)
+                if (threads == 2) {
                     solver_step(m, ref);
+                    memcpy(ref_log + nref, ref->broke, ref->nbroke * sizeof *ref->broke);
+                    ref_logged[k] = nref += ref->nbroke;
+                }
                 solver_step(m, s);
+                memcpy(log + nlog, s->broke, s->nbroke * sizeof *s->broke);
+                nlog += s->nbroke;
+                most = s->nbroke > most ? s->nbroke : most;
+                ck_assert_uint_eq(nlog, ref_logged[k]);
                 const struct solver_batch *b = s->work->batch;
                 ck_assert(b->parallel && b->lanes && b->hold);
                 ck_assert_int_eq(b->bodies, shape == 0);
@@ -383,11 +396,17 @@ START_TEST(test_team_modes)
             for (size_t i = 0; i < m->nlinks; i++)
                 broken += !s->alive[i];
             ck_assert_msg(broken > 0, "links broke");
+            /* the ropes: several ranges of the team's break check list theirs in one step */
+            ck_assert_uint_ge(most, shape == 0 ? 3 : 1);
+            ck_assert_msg(memcmp(log, ref_log, nlog * sizeof *log) == 0,
+                          "the same breaks in order");
             char what[64];
             snprintf(what, sizeof what, "shape %d, threads %d", shape, threads);
             assert_same(m, ref, s, what);
             state_destroy(s);
         }
+        free(ref_log);
+        free(log);
         state_destroy(ref);
         model_destroy(m);
     }
