@@ -183,13 +183,9 @@ void solver_step(const struct model *m, struct state *s)
 
 long solver_find_diverged(const struct state *s)
 {
-    for (size_t i = 0; i < s->npoints; i++) {
-        const vec3 x = s->x[i];
-        if (!v3_isfinite(x) || fabs(x.x) > SOLVER_ABSURD || fabs(x.y) > SOLVER_ABSURD ||
-            fabs(x.z) > SOLVER_ABSURD)
-            return (long)i;
-    }
-    return -1;
+    if (s->work->batch && batch_find_diverged(s)) /* the team's scan, when it shares the step */
+        return s->work->batch->diverged;
+    return points_find_diverged(s, 0, s->npoints);
 }
 
 double solver_max_stretch(const struct model *m, const struct state *s)

@@ -228,7 +228,9 @@ int batch_prepare(const struct model *m, struct solver_work *w)
     b->group = calloc(nbatches, sizeof *b->group);
     b->nbreak = (size_t)b->members * BATCH_PARTS;
     b->break_count = calloc(b->nbreak, sizeof *b->break_count);
-    if (!b->cut || !b->part || !b->chunk || !b->group || !b->break_count || choose_cuts(m, b))
+    b->found = calloc(b->nbreak, sizeof *b->found);
+    if (!b->cut || !b->part || !b->chunk || !b->group || !b->break_count || !b->found ||
+        choose_cuts(m, b))
         return -1;
     /* The lanes' groups: copy in, the colours, copy out. */
     const size_t groups = b->max_groups > nbatches + 2 ? b->max_groups : nbatches + 2;
@@ -262,6 +264,7 @@ void batch_destroy(struct solver_batch *b)
     free(b->soa_group);
     free(b->pcut);
     free(b->break_count);
+    free(b->found);
     free(b);
 }
 
@@ -802,5 +805,27 @@ int batch_breaks(const struct model *m, struct state *s)
                 b->break_count[k] * sizeof *s->broke);
         s->nbroke += b->break_count[k];
     }
+    return 1;
+}
+
+/* Range k of the points: its first diverged point, or -1, in found[k]. */
+static void diverged_chunk(void *ctx, size_t k)
+{
+    const struct state *s = ctx;
+    const struct solver_batch *b = s->work->batch;
+    const size_t begin = k * s->npoints / b->nbreak, end = (k + 1) * s->npoints / b->nbreak;
+    b->found[k] = points_find_diverged(s, begin, end);
+}
+
+int batch_find_diverged(const struct state *s)
+{
+    struct solver_batch *b = s->work->batch;
+    if (!b->parallel)
+        return 0;
+    static const size_t one_group = 0;
+    pool_run(b->pool, b->nbreak, &one_group, 1, diverged_chunk, (void *)s);
+    b->diverged = -1;
+    for (size_t k = 0; k < b->nbreak && b->diverged < 0; k++)
+        b->diverged = b->found[k]; /* the first range with one has the first */
     return 1;
 }

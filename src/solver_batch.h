@@ -114,6 +114,9 @@ struct solver_batch {
     /* Breaks (solver_breaks.h), a team's job once a step. */
     size_t nbreak;       /* ranges of links the team checks: members * BATCH_PARTS */
     size_t *break_count; /* [nbreak] the breaks found in each */
+    /* The scan for diverged points (solver_find_diverged), over as many ranges of points. */
+    long *found;   /* [nbreak] the first diverged point of each range, or -1 */
+    long diverged; /* the first of all, or -1 */
 };
 
 /* Prepares w->batch for m (NULL under the simple kernel): arrays, and the team of
@@ -151,6 +154,11 @@ void batch_substep(const struct model *m, struct state *s, double h, double keep
  * in ranges shared by the team, and lists the broken ones in s->broke in link order as
  * breaks_check does over all of them (s->nbroke); returns 1. Else 0, having done nothing. */
 int batch_breaks(const struct model *m, struct state *s);
+
+/* When the team shares the step's links (after batch_gather): finds the first diverged point
+ * as points_find_diverged does over all of them, the team scanning ranges of points, into
+ * b->diverged; returns 1. Else 0, having done nothing. */
+int batch_find_diverged(const struct state *s);
 
 /* solver_batch_avx.c, on x86 with GCC or Clang: whether this processor runs AVX2, and the
  * kernels that relax run r over b->px, b->py and, in 3D, b->pz: four links at a time, then

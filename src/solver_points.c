@@ -1,7 +1,12 @@
 /* The per-point stages of a substep (solver_points.h): Verlet integration (Jakobsen 2001:
  * x' = x + (x - xprev) damping + g h^2), PBD's prediction (Mueller et al. 2007: v += g h,
- * p* = x + v h) and its velocity update v = keep (p* - x) / h. */
+ * p* = x + v h) and its velocity update v = keep (p* - x) / h; and the scan for diverged
+ * points. */
 #include "solver_points.h"
+
+#include <math.h>
+
+#include "solver.h"
 
 /* Verlet with per-substep damping; velocity is implicit in x - xprev. */
 static void integrate(const struct model *m, struct state *s, double h, size_t begin, size_t end)
@@ -52,4 +57,15 @@ void points_velocities(const struct model *m, struct state *s, double h, double 
     for (size_t i = begin; i < end; i++)
         if (m->inv_mass[i] != 0.0)
             s->v[i] = v3_scale(v3_sub(s->x[i], s->xprev[i]), f);
+}
+
+long points_find_diverged(const struct state *s, size_t begin, size_t end)
+{
+    for (size_t i = begin; i < end; i++) {
+        const vec3 x = s->x[i];
+        if (!v3_isfinite(x) || fabs(x.x) > SOLVER_ABSURD || fabs(x.y) > SOLVER_ABSURD ||
+            fabs(x.z) > SOLVER_ABSURD)
+            return (long)i;
+    }
+    return -1;
 }

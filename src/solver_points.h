@@ -18,4 +18,8 @@ void points_advance(const struct model *m, struct state *s, double h, size_t beg
 void points_velocities(const struct model *m, struct state *s, double h, double keep, size_t begin,
                        size_t end);
 
+/* The first of points [begin, end) whose position is non-finite or beyond SOLVER_ABSURD
+ * (solver.h), or -1. */
+long points_find_diverged(const struct state *s, size_t begin, size_t end);
+
 #endif

@@ -413,6 +413,32 @@ START_TEST(test_team_modes)
 }
 END_TEST
 
+#endif
+
+/* A team scans for diverged points range by range (solver_find_diverged) and finds the
+ * first, as one pass does: none, one late, one in each of two ranges, and a point far out. */
+START_TEST(test_team_finds_diverged)
+{
+    struct model *m = scene(3, METHOD_PBD, ORDER_COLORED);
+    m->threads = 3;
+    struct state *s = make_state(m, 1);
+    solver_step(m, s);
+    ck_assert(s->work->batch->parallel);
+    ck_assert_int_eq(solver_find_diverged(s), -1);
+    const size_t late = m->npoints - 2, early = m->npoints / 5;
+    s->x[late].z = NAN;
+    ck_assert_int_eq(solver_find_diverged(s), (long)late);
+    s->x[early].y = 2 * SOLVER_ABSURD;
+    ck_assert_int_eq(solver_find_diverged(s), (long)early);
+    s->x[early].y = 0.0;
+    s->x[early + 1].x = INFINITY;
+    ck_assert_int_eq(solver_find_diverged(s), (long)early + 1);
+    state_destroy(s);
+    model_destroy(m);
+}
+END_TEST
+
+#if CATENA_BATCH_AVX
 /* The four-wide lanes run where the processor has AVX (otherwise nothing to compare). */
 START_TEST(test_lanes_run)
 {
@@ -434,6 +460,7 @@ static Suite *batch_suite(void)
     tcase_add_loop_test(tc, test_batched_matches_simple, 0, 18);
     tcase_add_test(tc, test_changed_ends_run_alone);
     tcase_add_loop_test(tc, test_contact_phase_matches_simple, 0, 9);
+    tcase_add_test(tc, test_team_finds_diverged);
 #if CATENA_BATCH_AVX
     tcase_add_test(tc, test_lanes_run);
     tcase_add_test(tc, test_runs_cover_kinds);
