@@ -717,8 +717,13 @@ static void relax_lanes(struct solver_batch *b, const struct model *m, struct st
         return; /* iteration 0 did them all */
     const int in = !b->hold || it == 0, out = !b->hold || it == m->iterations - 1;
     if (b->parallel) {
-        struct relax_job job = {m, s,   it, whole ? m->iterations : 1, in, out || whole, inv_mass,
-                                0, 0.0, 0.0};
+        struct relax_job job = {.m = m,
+                                .s = s,
+                                .it = it,
+                                .nits = whole ? m->iterations : 1,
+                                .copy_in = in,
+                                .copy_out = out || whole,
+                                .inv_mass = inv_mass};
         lanes_job(b, &job);
         return;
     }
@@ -744,7 +749,7 @@ void batch_relax(const struct model *m, struct state *s, int it, const double *i
     if (b->lanes) {
         relax_lanes(b, m, s, it, inv_mass);
     } else if (b->parallel) {
-        struct relax_job job = {m, s, it, 1, 0, 0, inv_mass, 0, 0.0, 0.0};
+        struct relax_job job = {.m = m, .s = s, .it = it, .nits = 1, .inv_mass = inv_mass};
         pool_run(b->pool, b->nchunks, b->group, m->order == ORDER_COLORED ? b->nbatches : 1,
                  relax_chunk, &job);
     } else if (m->order == ORDER_COLORED) {
@@ -768,7 +773,15 @@ int batch_substep_ready(const struct model *m, const struct state *s)
 
 void batch_substep(const struct model *m, struct state *s, double h, double keep)
 {
-    struct relax_job job = {m, s, 0, m->iterations, 1, 1, m->inv_mass, 1, h, keep};
+    struct relax_job job = {.m = m,
+                            .s = s,
+                            .nits = m->iterations,
+                            .copy_in = 1,
+                            .copy_out = 1,
+                            .inv_mass = m->inv_mass,
+                            .points = 1,
+                            .h = h,
+                            .keep = keep};
     lanes_job(s->work->batch, &job);
 }
 
