@@ -458,6 +458,24 @@ void batch_gather(const struct model *m, struct state *s)
     b->hold = !s->collide && !m->nattachments && !m->nangles && !m->nareas && !m->nshapes;
 }
 
+/* x_a += w_a corr, x_b -= w_b corr, each written only when its inverse mass is not 0. */
+static inline void move_ends(vec3 *x, uint32_t a, uint32_t bi, vec3 corr, double wa, double wb,
+                             int dims)
+{
+    if (wa != 0.0) {
+        x[a].x += corr.x * wa;
+        x[a].y += corr.y * wa;
+        if (dims == 3)
+            x[a].z += corr.z * wa;
+    }
+    if (wb != 0.0) {
+        x[bi].x -= corr.x * wb;
+        x[bi].y -= corr.y * wb;
+        if (dims == 3)
+            x[bi].z -= corr.z * wb;
+    }
+}
+
 /* One projection, as distance_pair does it under verlet and pbd. In 2D (dims 2) z is neither
  * read nor written: it is 0 throughout. */
 static inline void project_stiff(const struct solver_batch *b, const double *inv_mass, vec3 *x,
@@ -473,18 +491,7 @@ static inline void project_stiff(const struct solver_batch *b, const double *inv
     const double wa = inv_mass[a], wb = inv_mass[bi];
     const double r = -(b->param[j] * (len - b->rest[j])) / ((wa + wb) * len);
     const vec3 corr = v3_scale(d, -r);
-    if (wa != 0.0) {
-        x[a].x += corr.x * wa;
-        x[a].y += corr.y * wa;
-        if (dims == 3)
-            x[a].z += corr.z * wa;
-    }
-    if (wb != 0.0) {
-        x[bi].x -= corr.x * wb;
-        x[bi].y -= corr.y * wb;
-        if (dims == 3)
-            x[bi].z -= corr.z * wb;
-    }
+    move_ends(x, a, bi, corr, wa, wb, dims);
 }
 
 /* One projection, as distance_pair does it under xpbd. */
@@ -505,18 +512,7 @@ static inline void project_xpbd(struct solver_batch *b, const double *inv_mass, 
     const double dl = (-(len - b->rest[j]) - at * b->lambda[j]) / ((wa + wb) + at);
     b->lambda[j] += dl;
     const vec3 corr = v3_scale(d, -(dl / len));
-    if (wa != 0.0) {
-        x[a].x += corr.x * wa;
-        x[a].y += corr.y * wa;
-        if (dims == 3)
-            x[a].z += corr.z * wa;
-    }
-    if (wb != 0.0) {
-        x[bi].x -= corr.x * wb;
-        x[bi].y -= corr.y * wb;
-        if (dims == 3)
-            x[bi].z -= corr.z * wb;
-    }
+    move_ends(x, a, bi, corr, wa, wb, dims);
 }
 
 /* Gathered links [begin, end) in order, or from end - 1 down. One call site per projection

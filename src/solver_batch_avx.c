@@ -155,30 +155,6 @@ static inline AVX_INLINE __m256d load_permuted(const double *v)
     return _mm256_permute4x64_pd(_mm256_loadu_pd(v), PAIRS_ORDER);
 }
 
-/* Links p + 2k, p + 2k + 1 for k in [0, 4), gathered from j on. */
-static inline AVX_INLINE void pairs4(const struct soa *b, size_t p, size_t j, int xpbd, int dims,
-                                     int held)
-{
-    const double *w = b->w;
-    struct lanes l;
-    load_pairs(b->px, p, &l.xa, &l.xb);
-    load_pairs(b->py, p, &l.ya, &l.yb);
-    if (dims == 3)
-        load_pairs(b->pz, p, &l.za, &l.zb);
-    load_pairs(w, p, &l.wa, &l.wb);
-    l.rest = load_permuted(b->rest + j);
-    l.param = load_permuted(b->param + j);
-    if (xpbd)
-        l.lambda = load_permuted(b->lambda + j);
-    solve(&l, xpbd, dims, 0, held);
-    if (xpbd)
-        _mm256_storeu_pd(b->lambda + j, _mm256_permute4x64_pd(l.lambda, PAIRS_ORDER));
-    store_pairs(b->px, p, l.xa, l.xb);
-    store_pairs(b->py, p, l.ya, l.yb);
-    if (dims == 3)
-        store_pairs(b->pz, p, l.za, l.zb);
-}
-
 /* Points p..p+7 hold the ends of four quads links (a, a + 1, b, b + 1, a + 4, ...): a-ends
  * in *va, b-ends in *vb, in order. */
 static inline AVX_INLINE void load_quads(const double *v, size_t p, __m256d *va, __m256d *vb)
@@ -194,28 +170,51 @@ static inline AVX_INLINE void store_quads(double *v, size_t p, __m256d va, __m25
     _mm256_storeu_pd(v + p + 4, _mm256_permute2f128_pd(va, vb, 0x31));
 }
 
-/* Links a_k, a_k + 2 for k in [0, 4), a_k = p, p + 1, p + 4, p + 5, gathered from j on. */
-static inline AVX_INLINE void quads4(const struct soa *b, size_t p, size_t j, int xpbd, int dims,
-                                     int held)
+/* Four links whose ends lie in points p..p+7, gathered from j on: pairs (links p + 2k,
+ * p + 2k + 1; their gathered values in lanes 0, 2, 1, 3) or quads (links a_k, a_k + 2 with
+ * a_k = p, p + 1, p + 4, p + 5). quads is a constant in each caller. */
+static inline AVX_INLINE void ends2(int quads, const double *v, size_t p, __m256d *va, __m256d *vb)
 {
-    const double *w = b->w;
+    if (quads)
+        load_quads(v, p, va, vb);
+    else
+        load_pairs(v, p, va, vb);
+}
+
+static inline AVX_INLINE void put2(int quads, double *v, size_t p, __m256d va, __m256d vb)
+{
+    if (quads)
+        store_quads(v, p, va, vb);
+    else
+        store_pairs(v, p, va, vb);
+}
+
+static inline AVX_INLINE __m256d links_load(int quads, const double *v)
+{
+    return quads ? _mm256_loadu_pd(v) : load_permuted(v);
+}
+
+static inline AVX_INLINE void block4(const struct soa *b, size_t p, size_t j, int quads, int xpbd,
+                                     int dims, int held)
+{
     struct lanes l;
-    load_quads(b->px, p, &l.xa, &l.xb);
-    load_quads(b->py, p, &l.ya, &l.yb);
+    ends2(quads, b->px, p, &l.xa, &l.xb);
+    ends2(quads, b->py, p, &l.ya, &l.yb);
     if (dims == 3)
-        load_quads(b->pz, p, &l.za, &l.zb);
-    load_quads(w, p, &l.wa, &l.wb);
-    l.rest = _mm256_loadu_pd(b->rest + j);
-    l.param = _mm256_loadu_pd(b->param + j);
+        ends2(quads, b->pz, p, &l.za, &l.zb);
+    ends2(quads, b->w, p, &l.wa, &l.wb);
+    l.rest = links_load(quads, b->rest + j);
+    l.param = links_load(quads, b->param + j);
     if (xpbd)
-        l.lambda = _mm256_loadu_pd(b->lambda + j);
+        l.lambda = links_load(quads, b->lambda + j);
     solve(&l, xpbd, dims, 0, held);
     if (xpbd)
-        _mm256_storeu_pd(b->lambda + j, l.lambda);
-    store_quads(b->px, p, l.xa, l.xb);
-    store_quads(b->py, p, l.ya, l.yb);
+        _mm256_storeu_pd(b->lambda + j,
+                         quads ? l.lambda : _mm256_permute4x64_pd(l.lambda, PAIRS_ORDER));
+    put2(quads, b->px, p, l.xa, l.xb);
+    put2(quads, b->py, p, l.ya, l.yb);
     if (dims == 3)
-        store_quads(b->pz, p, l.za, l.zb);
+        put2(quads, b->pz, p, l.za, l.zb);
 }
 
 /* Points p, p + 2, p + 4, p + 6 in lanes 0, 2, 1, 3; the masked loads do not read the points
@@ -378,10 +377,10 @@ static inline AVX_INLINE void project1(const struct soa *b, const struct batch_e
                 stride4(&c, a + i, off, j + i, xpbd, dims, held);                                  \
         else if (r->kind == RUN_PAIRS)                                                             \
             for (; i + 4 <= n; i += 4)                                                             \
-                pairs4(&c, a + 2 * i, j + i, xpbd, dims, held);                                    \
+                block4(&c, a + 2 * i, j + i, 0, xpbd, dims, held);                                 \
         else if (r->kind == RUN_QUADS)                                                             \
             for (; i + 4 <= n; i += 4)                                                             \
-                quads4(&c, a + 2 * i, j + i, xpbd, dims, held);                                    \
+                block4(&c, a + 2 * i, j + i, 1, xpbd, dims, held);                                 \
         else if (r->kind == RUN_EVEN)                                                              \
             for (; i + 4 <= n; i += 4)                                                             \
                 even4(&c, a + 2 * i, off, j + i, xpbd, dims, held);                                \
