@@ -137,7 +137,7 @@ static void relax_global(const struct constraint_ctx *cx, const struct model *m,
 static void break_links(const struct model *m, struct state *s)
 {
     if (!s->work->batch || !batch_breaks(m, s)) /* the team's check, when it shares the step */
-        s->nbroke = breaks_check(m, s, 0, s->nlinks, s->broke);
+        s->nbroke = breaks_check(m, s, 0, s->work->nbreakable, s->broke);
     if (s->nbroke > 0)
         s->work->tether_stale = 1;
     if (s->nbroke > 0)

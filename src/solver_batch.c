@@ -135,11 +135,9 @@ static int choose_point_cuts(const struct model *m, struct solver_batch *b, size
     return 0;
 }
 
-/* Sorts the colours by part (one part without a team). */
+/* Sorts the colours by part. */
 static int order_lanes(const struct model *m, const struct solver_work *w, struct solver_batch *b)
 {
-    if (m->threads < 2)
-        return sort_colours(m, w, b, NULL);
     uint32_t *owner = alloc_array(m->npoints, sizeof *owner);
     if (!owner || choose_point_cuts(m, b, b->parts)) {
         free(owner);
@@ -158,6 +156,10 @@ static int prepare_lanes(const struct model *m, const struct solver_work *w, str
                          size_t chunk_cap)
 {
     b->order = alloc_array(m->nlinks, sizeof *b->order);
+    b->aside_ends = alloc_array(m->nlinks, sizeof *b->aside_ends);
+    b->aside_rest = alloc_array(m->nlinks, sizeof *b->aside_rest);
+    b->aside_param = alloc_array(m->nlinks, sizeof *b->aside_param);
+    b->aside_link = alloc_array(m->nlinks, sizeof *b->aside_link);
     b->px = alloc_array(m->npoints, sizeof *b->px);
     b->py = alloc_array(m->npoints, sizeof *b->py);
     b->pz = m->dims == 3 ? alloc_array(m->npoints, sizeof *b->pz) : NULL;
@@ -169,8 +171,11 @@ static int prepare_lanes(const struct model *m, const struct solver_work *w, str
     b->soa_group = calloc(b->max_groups, sizeof *b->soa_group);
     b->parts = (size_t)(m->threads > 1 ? m->threads : 1) * BATCH_PARTS;
     b->pcut = calloc(b->parts + 1, sizeof *b->pcut);
+    b->chunk = calloc(chunk_cap + 1, sizeof *b->chunk);
+    b->group = calloc(b->nbatches, sizeof *b->group);
     if (!b->order || !b->px || !b->py || (m->dims == 3 && !b->pz) || !b->run || !b->piece_run ||
-        !b->soa_group || !b->pcut)
+        !b->soa_group || !b->pcut || !b->chunk || !b->group || !b->aside_ends || !b->aside_rest ||
+        !b->aside_param || !b->aside_link)
         return -1;
     return order_lanes(m, w, b);
 }
@@ -224,8 +229,10 @@ int batch_prepare(const struct model *m, struct solver_work *w)
     b->nruns = runs;
     b->cut = calloc(b->nruns + 1, sizeof *b->cut);
     b->part = calloc(b->nruns + 1, sizeof *b->part);
-    b->chunk = calloc(chunk_cap + 1, sizeof *b->chunk);
-    b->group = calloc(nbatches, sizeof *b->group);
+    if (!b->chunk)
+        b->chunk = calloc(chunk_cap + 1, sizeof *b->chunk);
+    if (!b->group)
+        b->group = calloc(nbatches, sizeof *b->group);
     b->nbreak = (size_t)b->members * BATCH_PARTS;
     b->break_count = calloc(b->nbreak, sizeof *b->break_count);
     b->found = calloc(b->nbreak, sizeof *b->found);
@@ -256,6 +263,10 @@ void batch_destroy(struct solver_batch *b)
     free(b->chunk);
     free(b->group);
     free(b->order);
+    free(b->aside_ends);
+    free(b->aside_rest);
+    free(b->aside_param);
+    free(b->aside_link);
     free(b->px);
     free(b->py);
     free(b->pz);
@@ -375,33 +386,95 @@ static void add_run(struct solver_batch *b, size_t j, size_t n, enum batch_run_k
                                            (int32_t)((int64_t)(e.b & ~BATCH_TETHER) - e.a), kind};
 }
 
-/* Gathered links [begin, end) of one colour as runs: patterns where there are some, the
- * listed links between them. */
+/* Gathered links [from, from + n) to [to, to + n) (to <= from: the ranges may overlap). */
+static void move_links(struct solver_batch *b, size_t from, size_t to, size_t n)
+{
+    memmove(b->ends + to, b->ends + from, n * sizeof *b->ends);
+    memmove(b->rest + to, b->rest + from, n * sizeof *b->rest);
+    memmove(b->param + to, b->param + from, n * sizeof *b->param);
+    memmove(b->link + to, b->link + from, n * sizeof *b->link);
+}
+
+/* Gathered link j aside, as the k-th. */
+static void put_aside(struct solver_batch *b, size_t j, size_t k)
+{
+    b->aside_ends[k] = b->ends[j];
+    b->aside_rest[k] = b->rest[j];
+    b->aside_param[k] = b->param[j];
+    b->aside_link[k] = b->link[j];
+}
+
+/* The n links put aside, back at j on. */
+static void take_back(struct solver_batch *b, size_t j, size_t n)
+{
+    memcpy(b->ends + j, b->aside_ends, n * sizeof *b->ends);
+    memcpy(b->rest + j, b->aside_rest, n * sizeof *b->rest);
+    memcpy(b->param + j, b->aside_param, n * sizeof *b->param);
+    memcpy(b->link + j, b->aside_link, n * sizeof *b->link);
+}
+
+/* Gathered links [begin, end) of one colour (of one piece) as runs: the patterns in whole
+ * fours, moved to the front in order, then one listed run of all the rest (the links between
+ * patterns and the last few of each), which the kernels also take four at a time instead of
+ * projecting each pattern's last few alone. The links of a colour share no point, so their
+ * order changes no bit. */
 static void find_runs_in(struct solver_batch *b, size_t begin, size_t end)
 {
-    size_t listed = begin;
+    size_t put = begin, aside = 0; /* put <= j: moves only overwrite links already handled */
     for (size_t j = begin; j < end;) {
         enum batch_run_kind kind = RUN_LISTED;
-        const size_t n = run_at(b, j, end, &kind);
-        if (!n) {
-            j++;
+        const size_t n = run_at(b, j, end, &kind), whole = n / 4 * 4;
+        if (!whole) {
+            put_aside(b, j++, aside++);
             continue;
         }
-        if (j > listed)
-            add_run(b, listed, j - listed, RUN_LISTED);
-        add_run(b, j, n, kind);
+        for (size_t k = j + whole; k < j + n; k++)
+            put_aside(b, k, aside++);
+        move_links(b, j, put, whole);
+        add_run(b, put, whole, kind);
+        put += whole;
         j += n;
-        listed = j;
     }
-    if (end > listed)
-        add_run(b, listed, end - listed, RUN_LISTED);
+    take_back(b, put, aside);
+    if (aside)
+        add_run(b, put, aside, RUN_LISTED);
+}
+
+/* Gathered links j..j+3 in the order 0, 2, 1, 3. */
+static void swap_middle(struct solver_batch *b, size_t j)
+{
+    const size_t u = j + 1, v = j + 2;
+    const struct batch_ends e = b->ends[u];
+    b->ends[u] = b->ends[v];
+    b->ends[v] = e;
+    const double rest = b->rest[u], param = b->param[u];
+    b->rest[u] = b->rest[v];
+    b->rest[v] = rest;
+    b->param[u] = b->param[v];
+    b->param[v] = param;
+    const uint32_t link = b->link[u];
+    b->link[u] = b->link[v];
+    b->link[v] = link;
+}
+
+/* The four-wide kernels load a pairs or even run's points two links to a vector, so their
+ * lanes hold links 0, 2, 1, 3 of each four: the links' own values are put in that order once
+ * here, not permuted at every projection. The tail of fewer than four stays in order. */
+static void order_lanes_in_runs(struct solver_batch *b)
+{
+    for (size_t k = 0; k < b->nrun; k++) {
+        const struct batch_run *r = &b->run[k];
+        if (r->kind == RUN_PAIRS || r->kind == RUN_EVEN)
+            for (size_t i = 0; i + 4 <= r->n; i += 4)
+                swap_middle(b, r->j + i);
+    }
 }
 
 /* This step's runs, none across a colour or a chunk of the team. */
 static void find_runs(struct solver_batch *b)
 {
     b->nrun = 0;
-    if (b->pool) {
+    if (b->pool || b->order) {
         for (size_t k = 0; k < b->nchunks; k++) {
             b->piece_run[k] = b->nrun;
             find_runs_in(b, b->chunk[k], b->chunk[k + 1]);
@@ -445,14 +518,16 @@ void batch_gather(const struct model *m, struct state *s)
             b->part[k++] = b->n;
     }
     b->start[b->nbatches] = b->n;
-    if (b->pool)
+    if (b->pool || b->order)
         make_chunks(m, b);
     /* Events that move a link's ends (a cut) may join links of one colour or two runs: the
      * step then goes one link at a time on one thread, still in the same order. */
     b->parallel = b->pool != NULL && same && b->n >= b->min_share * (size_t)b->members;
     b->lanes = b->avx && same && b->order;
-    if (b->lanes)
+    if (b->lanes) {
         find_runs(b);
+        order_lanes_in_runs(b);
+    }
     /* Nothing but the links touches the positions between iterations: the per-coordinate
      * copy can stay from the first iteration to the last. */
     b->hold = !s->collide && !m->nattachments && !m->nangles && !m->nareas && !m->nshapes;
@@ -697,37 +772,31 @@ static void lanes_job(struct solver_batch *b, struct relax_job *job)
             : (size_t)job->copy_in + (size_t)job->nits * b->nbatches + (size_t)job->copy_out;
     for (size_t g = 0; g < ngroups; g++)
         b->soa_group[g] = g * parts;
-    pool_run(b->pool, ngroups * parts, b->soa_group, ngroups, relax_lanes_chunk, job);
+    pool_run(b->parallel ? b->pool : NULL, ngroups * parts, b->soa_group, ngroups,
+             relax_lanes_chunk, job);
 }
 
 /* The colours in runs over the per-coordinate positions, copied in before and out after
- * (only before the first iteration and after the last while b->hold). A team then takes a
- * whole substep as one job, at iteration 0, whose groups are the colours of each iteration
- * (the waits between them are the only ones), or, for separate bodies, one group in which
- * each part goes through every iteration of its own bodies. */
+ * (only before the first iteration and after the last while b->hold), as a job of the team or,
+ * without one, its chunks in order. While b->hold the job takes a whole substep, at iteration
+ * 0, whose groups are the colours of each iteration (for a team the waits between them are
+ * the only ones), or, for separate bodies, one group in which each part goes through every
+ * iteration of its own bodies while its points stay in the cache. */
 static void relax_lanes(struct solver_batch *b, const struct model *m, struct state *s, int it,
                         const double *inv_mass)
 {
     const int whole = lanes_whole(b, m);
-    if (b->parallel && whole && it > 0)
+    if (whole && it > 0)
         return; /* iteration 0 did them all */
     const int in = !b->hold || it == 0, out = !b->hold || it == m->iterations - 1;
-    if (b->parallel) {
-        struct relax_job job = {.m = m,
-                                .s = s,
-                                .it = it,
-                                .nits = whole ? m->iterations : 1,
-                                .copy_in = in,
-                                .copy_out = out || whole,
-                                .inv_mass = inv_mass};
-        lanes_job(b, &job);
-        return;
-    }
-    if (in)
-        copy_points(b, m, s, 0, m->npoints, 0);
-    relax_runs(b, m, s, it, inv_mass, 0, b->nrun);
-    if (out)
-        copy_points(b, m, s, 0, m->npoints, 1);
+    struct relax_job job = {.m = m,
+                            .s = s,
+                            .it = it,
+                            .nits = whole ? m->iterations : 1,
+                            .copy_in = in,
+                            .copy_out = out || whole,
+                            .inv_mass = inv_mass};
+    lanes_job(b, &job);
 }
 
 /* Chunk k of this step's links, on whichever member took it. */
@@ -759,7 +828,7 @@ void batch_relax(const struct model *m, struct state *s, int it, const double *i
 int batch_substep_ready(const struct model *m, const struct state *s)
 {
     const struct solver_batch *b = s->work->batch;
-    if (!b->lanes || !b->parallel || !lanes_whole(b, m) || m->max_length_pass)
+    if (!b->lanes || !lanes_whole(b, m) || m->max_length_pass)
         return 0;
     for (size_t k = 0; k < m->nbodies; k++)
         if (m->bodies[k].drag > 0.0) /* wind reads neighbours after the advance */
@@ -788,20 +857,20 @@ struct breaks_job {
     size_t n;      /* ranges */
 };
 
-/* Range k of the links: its breaks listed where the range starts in s->broke (room enough:
- * at most one entry per link). */
+/* Range k of the links that can break: its breaks listed where the range starts in s->broke
+ * (room enough: at most one entry per link). */
 static void breaks_chunk(void *ctx, size_t k)
 {
     const struct breaks_job *job = ctx;
-    const size_t nlinks = job->s->nlinks;
-    const size_t begin = k * nlinks / job->n, end = (k + 1) * nlinks / job->n;
+    const size_t nb = job->s->work->nbreakable;
+    const size_t begin = k * nb / job->n, end = (k + 1) * nb / job->n;
     job->count[k] = breaks_check(job->m, job->s, begin, end, job->s->broke + begin);
 }
 
 int batch_breaks(const struct model *m, struct state *s)
 {
     struct solver_batch *b = s->work->batch;
-    if (!b->parallel)
+    if (!b->parallel || !s->work->nbreakable)
         return 0;
     static const size_t one_group = 0;
     struct breaks_job job = {m, s, b->break_count, b->nbreak};
@@ -810,7 +879,7 @@ int batch_breaks(const struct model *m, struct state *s)
      * the links before a range hold at most as many breaks as they are links. */
     s->nbroke = 0;
     for (size_t k = 0; k < b->nbreak; k++) {
-        memmove(s->broke + s->nbroke, s->broke + k * s->nlinks / b->nbreak,
+        memmove(s->broke + s->nbroke, s->broke + k * s->work->nbreakable / b->nbreak,
                 b->break_count[k] * sizeof *s->broke);
         s->nbroke += b->break_count[k];
     }

@@ -49,11 +49,12 @@ struct batch_ends {
 };
 #define BATCH_TETHER 0x80000000u
 
-/* Gathered links [j, j + n) of one colour, as the four-wide lanes take them. Link k has
- * ends a_k and a_k + off, where a_k is: RUN_STRIDE, a + k; RUN_PAIRS (off 1), a + 2k: one
- * colour of a chain numbered along it, so that a vector of points holds two links; RUN_QUADS
- * (off 2), a, a + 1, a + 4, a + 5, ...: bend links along a row; RUN_EVEN, a + 2k. RUN_LISTED:
- * the ends as gathered (tethers, and whatever follows no pattern). */
+/* Gathered links [j, j + n) of one colour, as the four-wide lanes take them: in each colour
+ * of each part, the patterned runs in whole fours, then one listed run of everything else.
+ * Link k has ends a_k and a_k + off, where a_k is: RUN_STRIDE, a + k; RUN_PAIRS (off 1),
+ * a + 2k: one colour of a chain numbered along it, so that a vector of points holds two
+ * links; RUN_QUADS (off 2), a, a + 1, a + 4, a + 5, ...: bend links along a row; RUN_EVEN,
+ * a + 2k. RUN_LISTED: the ends as gathered (tethers, and whatever follows no pattern). */
 enum batch_run_kind { RUN_LISTED, RUN_STRIDE, RUN_PAIRS, RUN_QUADS, RUN_EVEN };
 struct batch_run {
     uint32_t j, n;
@@ -95,7 +96,10 @@ struct solver_batch {
     int lanes; /* 1: this step's colours go four links at a time, in runs */
 
     /* The lanes (colored order, AVX2). */
-    uint32_t *order;       /* [nlinks] link_order, each colour sorted by (b - a, a) */
+    uint32_t *order;                  /* [nlinks] link_order, each colour sorted by (b - a, a) */
+    struct batch_ends *aside_ends;    /* [nlinks] the links that find_runs moves behind the */
+    double *aside_rest, *aside_param; /* patterns of a piece, while it moves them */
+    uint32_t *aside_link;
     double *px, *py, *pz;  /* [npoints] the positions while the links relax (2D: no pz) */
     struct batch_run *run; /* [run_cap] this step's runs, in gathered order */
     size_t nrun;           /* runs this step */

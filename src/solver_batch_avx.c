@@ -9,7 +9,7 @@
  * whole vectors carry the points: a + k loads four a-ends at once, a chain's pairs
  * (a + 2k, a + 2k + 1) and a row's bend quads (a, a + 1, a + 2, a + 3) two links per vector,
  * even runs (a + 2k) two points per masked load; pairs and even runs have their lanes in the
- * order 0, 2, 1, 3 (the rest lengths, parameters and multipliers are permuted to match).
+ * order 0, 2, 1, 3 (batch_gather stores their links' values in that order).
  * Listed links are gathered one point at a time. Built only for x86 with GCC or Clang; the caller
  * asks batch_avx_usable() at run time. */
 #include "solver_batch.h"
@@ -20,9 +20,6 @@
 
 #define AVX __attribute__((target("avx2")))
 #define AVX_INLINE __attribute__((target("avx2"), always_inline))
-
-/* Lane order of a pairs run: links 0, 2, 1, 3 (the permutation is its own inverse). */
-#define PAIRS_ORDER _MM_SHUFFLE(3, 1, 2, 0)
 
 int batch_avx_usable(void)
 {
@@ -150,11 +147,6 @@ static inline AVX_INLINE void store_pairs(double *v, size_t p, __m256d va, __m25
     _mm256_storeu_pd(v + p + 4, _mm256_unpackhi_pd(va, vb));
 }
 
-static inline AVX_INLINE __m256d load_permuted(const double *v)
-{
-    return _mm256_permute4x64_pd(_mm256_loadu_pd(v), PAIRS_ORDER);
-}
-
 /* Points p..p+7 hold the ends of four quads links (a, a + 1, b, b + 1, a + 4, ...): a-ends
  * in *va, b-ends in *vb, in order. */
 static inline AVX_INLINE void load_quads(const double *v, size_t p, __m256d *va, __m256d *vb)
@@ -189,11 +181,6 @@ static inline AVX_INLINE void put2(int quads, double *v, size_t p, __m256d va, _
         store_pairs(v, p, va, vb);
 }
 
-static inline AVX_INLINE __m256d links_load(int quads, const double *v)
-{
-    return quads ? _mm256_loadu_pd(v) : load_permuted(v);
-}
-
 static inline AVX_INLINE void block4(const struct soa *b, size_t p, size_t j, int quads, int xpbd,
                                      int dims, int held)
 {
@@ -203,14 +190,13 @@ static inline AVX_INLINE void block4(const struct soa *b, size_t p, size_t j, in
     if (dims == 3)
         ends2(quads, b->pz, p, &l.za, &l.zb);
     ends2(quads, b->w, p, &l.wa, &l.wb);
-    l.rest = links_load(quads, b->rest + j);
-    l.param = links_load(quads, b->param + j);
+    l.rest = _mm256_loadu_pd(b->rest + j);
+    l.param = _mm256_loadu_pd(b->param + j);
     if (xpbd)
-        l.lambda = links_load(quads, b->lambda + j);
+        l.lambda = _mm256_loadu_pd(b->lambda + j);
     solve(&l, xpbd, dims, 0, held);
     if (xpbd)
-        _mm256_storeu_pd(b->lambda + j,
-                         quads ? l.lambda : _mm256_permute4x64_pd(l.lambda, PAIRS_ORDER));
+        _mm256_storeu_pd(b->lambda + j, l.lambda);
     put2(quads, b->px, p, l.xa, l.xb);
     put2(quads, b->py, p, l.ya, l.yb);
     if (dims == 3)
@@ -251,13 +237,13 @@ static inline AVX_INLINE void even4(const struct soa *b, size_t a, int64_t off, 
     }
     l.wa = load_even(w, a);
     l.wb = load_even(w, bi);
-    l.rest = load_permuted(b->rest + j);
-    l.param = load_permuted(b->param + j);
+    l.rest = _mm256_loadu_pd(b->rest + j);
+    l.param = _mm256_loadu_pd(b->param + j);
     if (xpbd)
-        l.lambda = load_permuted(b->lambda + j);
+        l.lambda = _mm256_loadu_pd(b->lambda + j);
     solve(&l, xpbd, dims, 0, held);
     if (xpbd)
-        _mm256_storeu_pd(b->lambda + j, _mm256_permute4x64_pd(l.lambda, PAIRS_ORDER));
+        _mm256_storeu_pd(b->lambda + j, l.lambda);
     store_even(b->px, a, l.xa);
     store_even(b->py, a, l.ya);
     store_even(b->px, bi, l.xb);

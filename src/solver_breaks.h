@@ -12,8 +12,15 @@
 #include "model.h"
 #include "state.h"
 
-/* Checks the live links [begin, end), marks those that break dead and lists them, ascending,
- * in out (room for end - begin); returns how many broke. */
+struct solver_work;
+
+/* w->breakable: the links that have a break_stretch or a break_force, and those a cut may
+ * give them to (the model's reserved links), ascending, so that a step checks only those.
+ * Returns 0, or -1 when out of memory. */
+int breaks_prepare(const struct model *m, struct solver_work *w);
+
+/* Checks the live links among w->breakable[begin, end), marks those that break dead and lists
+ * them, ascending, in out (room for end - begin); returns how many broke. */
 size_t breaks_check(const struct model *m, struct state *s, size_t begin, size_t end,
                     uint32_t *out);
 

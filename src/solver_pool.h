@@ -25,7 +25,8 @@ void pool_destroy(struct solver_pool *p);
 
 /* Runs chunks 0..nchunks-1 of a job whose groups start at chunks group_start[0..ngroups)
  * (group_start[0] = 0, increasing; ngroups <= max_groups), and returns when every chunk is
- * done: what they wrote is then visible to the caller. */
+ * done: what they wrote is then visible to the caller. A NULL p runs them in order on the
+ * caller's thread. */
 void pool_run(struct solver_pool *p, size_t nchunks, const size_t *group_start, size_t ngroups,
               pool_chunk run, void *ctx);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "solver_batch.h"
+#include "solver_breaks.h"
 
 struct solver_work *solver_work_create(const struct model *m)
 {
@@ -11,7 +12,7 @@ struct solver_work *solver_work_create(const struct model *m)
     if (!w)
         return NULL;
     if (solver_color_prepare(m, w) || shape_prepare(m, w) || area_prepare(m, w) ||
-        solver_tether_prepare(m, w) || batch_prepare(m, w)) {
+        solver_tether_prepare(m, w) || breaks_prepare(m, w) || batch_prepare(m, w)) {
         solver_work_destroy(w);
         return NULL;
     }
@@ -37,6 +38,7 @@ void solver_work_destroy(struct solver_work *w)
     free(w->anchor);
     free(w->reach);
     free(w->heap);
+    free(w->breakable);
     batch_destroy(w->batch);
     free(w);
 }

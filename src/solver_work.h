@@ -45,6 +45,10 @@ struct solver_work {
     struct tether_heap_entry *heap; /* Dijkstra's queue: at most one entry per relaxation */
     int tether_stale;               /* 1: anchor and reach must be recomputed (links broke) */
 
+    /* solver_breaks.c: the links that can break, ascending */
+    uint32_t *breakable;
+    size_t nbreakable;
+
     /* solver_batch.c: the batched link kernel and its thread team (NULL: simple kernel) */
     struct solver_batch *batch;
 };

@@ -272,6 +272,36 @@ START_TEST(test_cut)
 }
 END_TEST
 
+/* A cut link's far half keeps its break_force (60 N): link 0, from pinned point 0 to point 1,
+ * is cut at step 1; at step 3 point 1 is pinned 1 m aside, and the far half, dragging its new
+ * free end along, breaks at the next step (about 3 kN) while the near half, whose new end
+ * nothing pulls, holds. The far half is a link reserved at load time, which has no threshold
+ * until the cut gives it the cut link's. */
+START_TEST(test_cut_half_breaks)
+{
+    m = tu_load("{'catena': 1, 'name': 'half', 'time': {'dt': 0.01, 'steps': 5}, 'world': "
+                "{'gravity': [0, 0]}, 'solver': {'method': 'xpbd', 'iterations': 10}, 'points': "
+                "[{'p': [0, 0], 'mass': 1}, {'p': [0, -1], 'mass': 1}], 'links': [{'a': 0, 'b': "
+                "1, 'compliance': 1e-6, 'break_force': 60}], 'pins': [{'point': 0}], 'events': "
+                "[{'step': 1, 'cut': {'link': 0, 'at': 0.5}}, {'step': 3, 'pin': {'point': 1, "
+                "'at': [1, -1]}}]}");
+    dir = tu_tmpdir();
+    struct run_options o = {.out_dir = dir};
+    struct run_result r;
+    struct catena_error err;
+    ck_assert_int_eq(run_simulation(m, &o, &r, &err), CATENA_OK);
+    ck_assert_int_eq(r.events[LOG_CUT], 1);
+    ck_assert_int_eq(r.events[LOG_BREAK], 1);
+    char *path = tu_path(dir, "events.csv");
+    char *text = tu_read_file(path, NULL);
+    char want[64];
+    snprintf(want, sizeof want, "\n4,0.04,break,%zu,", m->first_reserved_link);
+    ck_assert_msg(strstr(text, want), "no break of the far half in:\n%s", text);
+    free(text);
+    free(path);
+}
+END_TEST
+
 /* A rope with bend links (i, i+2): a cut of structural link 5 also removes the two bend links
  * across it, (4, 6) and (5, 7), which would otherwise still join the pieces. */
 START_TEST(test_cut_removes_bridges)
@@ -678,6 +708,7 @@ static Suite *events_suite(void)
     tcase_add_loop_test(tc, test_break_logged, 0, 2);
     tcase_add_loop_test(tc, test_cut, 0, 3);
     tcase_add_test(tc, test_cut_removes_bridges);
+    tcase_add_test(tc, test_cut_half_breaks);
     tcase_add_test(tc, test_wave_speed);
     tcase_add_loop_test(tc, test_moving_pin_velocity, 0, 3);
     tcase_add_loop_test(tc, test_release_keeps_velocity, 0, 3);
