@@ -27,6 +27,16 @@ int batch_avx_usable(void)
     return __builtin_cpu_supports("avx2") != 0;
 }
 
+/* tests/bench_kernel_probe.c compiles this file again with CATENA_KERNEL_PROBE, to time the
+ * loops without their square roots and divisions (wrong positions: timing only). */
+#ifdef CATENA_KERNEL_PROBE
+#define SQRT4(x) _mm256_add_pd(x, x)
+#define DIV4(x, y) _mm256_mul_pd(x, y)
+#else
+#define SQRT4(x) _mm256_sqrt_pd(x)
+#define DIV4(x, y) _mm256_div_pd(x, y)
+#endif
+
 /* Four links' ends, one vector per coordinate and inverse mass, with their per-link values. */
 struct lanes {
     __m256d xa, ya, za, xb, yb, zb, wa, wb;
@@ -58,7 +68,7 @@ static inline AVX_INLINE void solve(struct lanes *l, int xpbd, int dims, int tet
         dz = _mm256_sub_pd(l->zb, l->za);
         dot = _mm256_add_pd(dot, _mm256_mul_pd(dz, dz));
     }
-    const __m256d len = _mm256_sqrt_pd(dot);
+    const __m256d len = SQRT4(dot);
     const __m256d c = _mm256_sub_pd(len, l->rest);
     __m256d skip = _mm256_cmp_pd(len, zero, _CMP_EQ_OQ);
     if (tethers)
@@ -69,16 +79,14 @@ static inline AVX_INLINE void solve(struct lanes *l, int xpbd, int dims, int tet
     __m256d neg_r; /* -r: the factor of d in the correction */
     if (xpbd) {
         const __m256d at = l->param;
-        const __m256d dl =
-            _mm256_div_pd(_mm256_sub_pd(_mm256_xor_pd(c, sign), _mm256_mul_pd(at, l->lambda)),
-                          _mm256_add_pd(_mm256_add_pd(l->wa, l->wb), at));
+        const __m256d dl = DIV4(_mm256_sub_pd(_mm256_xor_pd(c, sign), _mm256_mul_pd(at, l->lambda)),
+                                _mm256_add_pd(_mm256_add_pd(l->wa, l->wb), at));
         l->lambda = _mm256_sub_pd(l->lambda, _mm256_andnot_pd(skip, _mm256_xor_pd(dl, sign)));
-        neg_r = _mm256_xor_pd(_mm256_div_pd(dl, len), sign);
+        neg_r = _mm256_xor_pd(DIV4(dl, len), sign);
     } else {
-        const __m256d r =
-            _mm256_xor_pd(_mm256_div_pd(_mm256_mul_pd(l->param, c),
-                                        _mm256_mul_pd(_mm256_add_pd(l->wa, l->wb), len)),
-                          sign);
+        const __m256d r = _mm256_xor_pd(
+            DIV4(_mm256_mul_pd(l->param, c), _mm256_mul_pd(_mm256_add_pd(l->wa, l->wb), len)),
+            sign);
         neg_r = _mm256_xor_pd(r, sign);
     }
     /* What each end loses, -(corr w_a) at a and corr w_b at b, masked to +0 (after the
