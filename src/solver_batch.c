@@ -70,8 +70,9 @@ static int cmp_ends(const void *pa, const void *pb)
     return 0;
 }
 
-/* b->order: each colour of w->link_order sorted by (owner of a, b - a, a) (no two links of a
- * colour tie: they would share a point); any order of one colour gives the same bits. */
+/* b->order: each colour of w->link_order sorted by (owner of a, b - a, a), a and b where the
+ * lanes hold them (batch_soa_index; no two links of a colour tie: they would share a point);
+ * any order of one colour gives the same bits. */
 static int sort_colours(const struct model *m, const struct solver_work *w, struct solver_batch *b,
                         const uint32_t *owner)
 {
@@ -83,8 +84,9 @@ static int sort_colours(const struct model *m, const struct solver_work *w, stru
         for (uint32_t k = 0; k < n; k++) {
             const struct link *l = &m->links[w->link_order[first + k]];
             key[4 * k] = owner ? owner[l->a] : 0;
-            key[4 * k + 1] = (int64_t)l->b - (int64_t)l->a;
-            key[4 * k + 2] = l->a;
+            const int64_t a = batch_soa_index(b, l->a), bi = batch_soa_index(b, l->b);
+            key[4 * k + 1] = bi - a;
+            key[4 * k + 2] = a;
             key[4 * k + 3] = w->link_order[first + k];
         }
         qsort(key, n, 4 * sizeof *key, cmp_ends);
@@ -163,6 +165,9 @@ static int prepare_lanes(const struct model *m, const struct solver_work *w, str
     b->px = alloc_array(m->npoints, sizeof *b->px);
     b->py = alloc_array(m->npoints, sizeof *b->py);
     b->pz = m->dims == 3 ? alloc_array(m->npoints, sizeof *b->pz) : NULL;
+    b->half = (m->npoints + 1) / 2;
+    b->pw = alloc_array(m->npoints, sizeof *b->pw);
+    b->pw_held = alloc_array(m->npoints, sizeof *b->pw_held);
     /* Each piece (chunk or step) ends at most one run early; a run has at least one link. */
     b->run = alloc_array(m->nlinks + chunk_cap + 1, sizeof *b->run);
     b->piece_run = calloc(chunk_cap + 2, sizeof *b->piece_run);
@@ -173,9 +178,9 @@ static int prepare_lanes(const struct model *m, const struct solver_work *w, str
     b->pcut = calloc(b->parts + 1, sizeof *b->pcut);
     b->chunk = calloc(chunk_cap + 1, sizeof *b->chunk);
     b->group = calloc(b->nbatches, sizeof *b->group);
-    if (!b->order || !b->px || !b->py || (m->dims == 3 && !b->pz) || !b->run || !b->piece_run ||
-        !b->soa_group || !b->pcut || !b->chunk || !b->group || !b->aside_ends || !b->aside_rest ||
-        !b->aside_param || !b->aside_link)
+    if (!b->order || !b->px || !b->py || (m->dims == 3 && !b->pz) || !b->pw || !b->pw_held ||
+        !b->run || !b->piece_run || !b->soa_group || !b->pcut || !b->chunk || !b->group ||
+        !b->aside_ends || !b->aside_rest || !b->aside_param || !b->aside_link)
         return -1;
     return order_lanes(m, w, b);
 }
@@ -270,6 +275,8 @@ void batch_destroy(struct solver_batch *b)
     free(b->px);
     free(b->py);
     free(b->pz);
+    free(b->pw);
+    free(b->pw_held);
     free(b->run);
     free(b->piece_run);
     free(b->soa_group);
@@ -334,15 +341,13 @@ static int64_t run_end_a(enum batch_run_kind kind, int64_t a, int64_t i)
     switch (kind) {
     case RUN_STRIDE:
         return a + i;
-    case RUN_QUADS:
-        return a + (i & 1) + 4 * (i >> 1);
     default: /* RUN_PAIRS, RUN_EVEN */
         return a + 2 * i;
     }
 }
 
-/* The pattern link j starts, by its offset b - a and the next link's a: 1, pairs; 2, quads;
- * else a + 1 (stride, |b - a| >= 4) or a + 2 (even, |b - a| >= 8). The bounds keep the b-ends
+/* The pattern link j starts, by its offset b - a and the next link's a: 1, pairs; else a + 1
+ * (stride, |b - a| >= 4) or a + 2 (even, |b - a| >= 8). The bounds keep the b-ends
  * of four lanes off their a-ends; a colour guarantees them anyway (links of a run share no
  * point). RUN_LISTED when none fits. */
 static enum batch_run_kind run_kind(const struct batch_ends *e, size_t j, size_t end)
@@ -351,8 +356,6 @@ static enum batch_run_kind run_kind(const struct batch_ends *e, size_t j, size_t
     const int64_t next = j + 1 < end ? (int64_t)e[j + 1].a - e[j].a : 0;
     if (off == 1)
         return RUN_PAIRS;
-    if (off == 2)
-        return RUN_QUADS;
     if (next == 1 && (off >= 4 || off <= -4))
         return RUN_STRIDE;
     if (next == 2 && (off >= 8 || off <= -8))
@@ -470,6 +473,19 @@ static void order_lanes_in_runs(struct solver_batch *b)
     }
 }
 
+/* The gathered links' ends, and the model's inverse masses, where the lanes hold the points
+ * (batch_soa_index); after make_chunks, which cuts at the points' own numbers. */
+static void lanes_places(const struct model *m, struct solver_batch *b)
+{
+    for (size_t j = 0; j < b->n; j++) {
+        const uint32_t tether = b->ends[j].b & BATCH_TETHER;
+        b->ends[j].a = batch_soa_index(b, b->ends[j].a);
+        b->ends[j].b = batch_soa_index(b, b->ends[j].b & ~BATCH_TETHER) | tether;
+    }
+    for (uint32_t i = 0; i < m->npoints; i++)
+        b->pw[batch_soa_index(b, i)] = m->inv_mass[i];
+}
+
 /* This step's runs, none across a colour or a chunk of the team. */
 static void find_runs(struct solver_batch *b)
 {
@@ -525,6 +541,7 @@ void batch_gather(const struct model *m, struct state *s)
     b->parallel = b->pool != NULL && same && b->n >= b->min_share * (size_t)b->members;
     b->lanes = b->avx && same && b->order;
     if (b->lanes) {
+        lanes_places(m, b);
         find_runs(b);
         order_lanes_in_runs(b);
     }
@@ -622,10 +639,9 @@ static void relax_span(struct solver_batch *b, const struct model *m, struct sta
  * hold both ends of a link, so only its iterations pay for the XPBD kernels that look for
  * them. */
 static void lanes_run(struct solver_batch *b, const struct model *m, const double *inv_mass,
-                      const struct batch_run *r)
+                      int held, const struct batch_run *r)
 {
 #if CATENA_BATCH_AVX
-    const int held = inv_mass != m->inv_mass;
     if (m->method == METHOD_XPBD && held && m->dims == 3)
         batch_avx_xpbd3_held(b, inv_mass, r);
     else if (m->method == METHOD_XPBD && held)
@@ -642,20 +658,21 @@ static void lanes_run(struct solver_batch *b, const struct model *m, const doubl
     (void)b;
     (void)m;
     (void)inv_mass;
+    (void)held;
     (void)r;
 #endif
 }
 
 /* Runs [first, last) of this step. */
 static void relax_runs(struct solver_batch *b, const struct model *m, struct state *s, int it,
-                       const double *inv_mass, size_t first, size_t last)
+                       const double *inv_mass, int held, size_t first, size_t last)
 {
     const int xpbd = m->method == METHOD_XPBD;
     for (size_t k = first; k < last; k++) {
         const struct batch_run *r = &b->run[k];
         if (xpbd && it == 0)
             memset(b->lambda + r->j, 0, r->n * sizeof *b->lambda);
-        lanes_run(b, m, inv_mass, r);
+        lanes_run(b, m, inv_mass, held, r);
         if (xpbd && it == m->iterations - 1)
             for (size_t j = r->j; j < r->j + r->n; j++)
                 s->link_lambda[b->link[j]] = b->lambda[j];
@@ -669,20 +686,22 @@ static void copy_points(struct solver_batch *b, const struct model *m, struct st
     vec3 *x = s->x;
     if (out)
         for (size_t i = begin; i < end; i++) {
-            x[i].x = b->px[i];
-            x[i].y = b->py[i];
+            const uint32_t k = batch_soa_index(b, (uint32_t)i);
+            x[i].x = b->px[k];
+            x[i].y = b->py[k];
         }
     else
         for (size_t i = begin; i < end; i++) {
-            b->px[i] = x[i].x;
-            b->py[i] = x[i].y;
+            const uint32_t k = batch_soa_index(b, (uint32_t)i);
+            b->px[k] = x[i].x;
+            b->py[k] = x[i].y;
         }
     if (m->dims == 3 && out)
         for (size_t i = begin; i < end; i++)
-            x[i].z = b->pz[i];
+            x[i].z = b->pz[batch_soa_index(b, (uint32_t)i)];
     else if (m->dims == 3)
         for (size_t i = begin; i < end; i++)
-            b->pz[i] = x[i].z;
+            b->pz[batch_soa_index(b, (uint32_t)i)] = x[i].z;
 }
 
 struct relax_job {
@@ -692,9 +711,11 @@ struct relax_job {
     int nits;     /* the lanes: iterations in the job */
     int copy_in;  /* the lanes: 1 when the job starts by copying the points in */
     int copy_out; /* and ends by copying them out */
-    /* m->inv_mass, or the contact phase's; a job of several iterations only runs while
-     * nothing but links moves the points (no collisions, so no contact phase either) */
+    /* m->inv_mass, or the contact phase's (held 1); for the lanes, in their order
+     * (batch_soa_index). A job of several iterations only runs while nothing but links moves
+     * the points (no collisions, so no contact phase either). */
     const double *inv_mass;
+    int held;
     /* batch_substep: the points are advanced before they are copied in and their velocities
      * updated after they are copied out (the substep length and pbd's keep) */
     int points;
@@ -726,7 +747,7 @@ static void relax_part(struct solver_batch *b, const struct relax_job *job, size
         part_in(b, job, k);
     for (int it = job->it; it < job->it + job->nits; it++)
         for (size_t c = 0; c < b->nbatches; c++)
-            relax_runs(b, job->m, job->s, it, job->inv_mass, b->piece_run[c * parts + k],
+            relax_runs(b, job->m, job->s, it, job->inv_mass, job->held, b->piece_run[c * parts + k],
                        b->piece_run[c * parts + k + 1]);
     if (job->copy_out)
         part_out(b, job, k);
@@ -747,7 +768,7 @@ static void relax_lanes_chunk(void *ctx, size_t k)
         part_in(b, job, part);
     } else if ((g -= (size_t)job->copy_in) < (size_t)job->nits * b->nbatches) {
         const size_t piece = (g % b->nbatches) * parts + part;
-        relax_runs(b, job->m, job->s, job->it + (int)(g / b->nbatches), job->inv_mass,
+        relax_runs(b, job->m, job->s, job->it + (int)(g / b->nbatches), job->inv_mass, job->held,
                    b->piece_run[piece], b->piece_run[piece + 1]);
     } else {
         part_out(b, job, part);
@@ -789,13 +810,18 @@ static void relax_lanes(struct solver_batch *b, const struct model *m, struct st
     if (whole && it > 0)
         return; /* iteration 0 did them all */
     const int in = !b->hold || it == 0, out = !b->hold || it == m->iterations - 1;
+    const int held = inv_mass != m->inv_mass;
+    if (held) /* the contact phase's masses change every iteration */
+        for (uint32_t i = 0; i < m->npoints; i++)
+            b->pw_held[batch_soa_index(b, i)] = inv_mass[i];
     struct relax_job job = {.m = m,
                             .s = s,
                             .it = it,
                             .nits = whole ? m->iterations : 1,
                             .copy_in = in,
                             .copy_out = out || whole,
-                            .inv_mass = inv_mass};
+                            .inv_mass = held ? b->pw_held : b->pw,
+                            .held = held};
     lanes_job(b, &job);
 }
 
@@ -843,7 +869,7 @@ void batch_substep(const struct model *m, struct state *s, double h, double keep
                             .nits = m->iterations,
                             .copy_in = 1,
                             .copy_out = 1,
-                            .inv_mass = m->inv_mass,
+                            .inv_mass = s->work->batch->pw,
                             .points = 1,
                             .h = h,
                             .keep = keep};

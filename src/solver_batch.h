@@ -51,11 +51,12 @@ struct batch_ends {
 
 /* Gathered links [j, j + n) of one colour, as the four-wide lanes take them: in each colour
  * of each part, the patterned runs in whole fours, then one listed run of everything else.
- * Link k has ends a_k and a_k + off, where a_k is: RUN_STRIDE, a + k; RUN_PAIRS (off 1),
- * a + 2k: one colour of a chain numbered along it, so that a vector of points holds two
- * links; RUN_QUADS (off 2), a, a + 1, a + 4, a + 5, ...: bend links along a row; RUN_EVEN,
- * a + 2k. RUN_LISTED: the ends as gathered (tethers, and whatever follows no pattern). */
-enum batch_run_kind { RUN_LISTED, RUN_STRIDE, RUN_PAIRS, RUN_QUADS, RUN_EVEN };
+ * Link k has ends a_k and a_k + off, where a_k is (with the points in the lanes' order,
+ * batch_soa_index): RUN_STRIDE, a + k (a chain's colours, a cloth's columns and diagonals);
+ * RUN_PAIRS (off 1), a + 2k, so that a vector of points holds two links (a cloth's bend links
+ * along a row); RUN_EVEN, a + 2k. RUN_LISTED: the ends as gathered (tethers, and whatever
+ * follows no pattern). */
+enum batch_run_kind { RUN_LISTED, RUN_STRIDE, RUN_PAIRS, RUN_EVEN };
 struct batch_run {
     uint32_t j, n;
     uint32_t a;
@@ -100,7 +101,11 @@ struct solver_batch {
     struct batch_ends *aside_ends;    /* [nlinks] the links that find_runs moves behind the */
     double *aside_rest, *aside_param; /* patterns of a piece, while it moves them */
     uint32_t *aside_link;
-    double *px, *py, *pz;  /* [npoints] the positions while the links relax (2D: no pz) */
+    double *px, *py, *pz;  /* [npoints] the positions while the links relax (2D: no pz), point
+                              i at batch_soa_index: the even points, then the odd ones */
+    size_t half;           /* where the odd points start: (npoints + 1) / 2 */
+    double *pw;            /* [npoints] the model's inverse masses, in that order */
+    double *pw_held;       /* [npoints] the contact phase's, in that order */
     struct batch_run *run; /* [run_cap] this step's runs, in gathered order */
     size_t nrun;           /* runs this step */
     size_t *piece_run;     /* [chunk_cap + 1] each chunk's first run (without a team: [2]) */
@@ -122,6 +127,15 @@ struct solver_batch {
     long *found;   /* [nbreak] the first diverged point of each range, or -1 */
     long diverged; /* the first of all, or -1 */
 };
+
+/* Where the lanes' per-coordinate copies hold point i: even points first, then odd ones, so
+ * that one colour of a chain (links 2k, 2k + 1, or 2k + 1, 2k + 2) has its a-ends and its
+ * b-ends each in consecutive places, which whole vectors load without shuffles, and a cloth's
+ * columns and diagonals stay runs of consecutive points (split by parity). */
+static inline uint32_t batch_soa_index(const struct solver_batch *b, uint32_t i)
+{
+    return (i & 1) ? (uint32_t)b->half + (i >> 1) : i >> 1;
+}
 
 /* Prepares w->batch for m (NULL under the simple kernel): arrays, and the team of
  * m->threads members. Returns 0, or -1 when out of memory or the threads cannot start. */

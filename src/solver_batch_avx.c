@@ -6,10 +6,11 @@
  * Every lane is written back: x_a + u is computed as x_a - (-u), which is the same number, and
  * a lane that must not move (a slack tether, coincident ends, an end of inverse mass 0)
  * subtracts +0 instead, which leaves any value as it is, -0 included. The runs' patterns let
- * whole vectors carry the points: a + k loads four a-ends at once, a chain's pairs
- * (a + 2k, a + 2k + 1) and a row's bend quads (a, a + 1, a + 2, a + 3) two links per vector,
- * even runs (a + 2k) two points per masked load; pairs and even runs have their lanes in the
- * order 0, 2, 1, 3 (batch_gather stores their links' values in that order).
+ * whole vectors carry the points: a + k loads four a-ends at once (a chain's colours, a
+ * cloth's columns and diagonals, with the points in the lanes' order, batch_soa_index), pairs
+ * (a + 2k, a + 2k + 1) two links per vector, even runs (a + 2k) two points per masked load;
+ * pairs and even runs have their lanes in the order 0, 2, 1, 3 (batch_gather stores their
+ * links' values in that order).
  * Listed links are gathered one point at a time. Built only for x86 with GCC or Clang; the caller
  * asks batch_avx_usable() at run time. */
 #include "solver_batch.h"
@@ -155,49 +156,17 @@ static inline AVX_INLINE void store_pairs(double *v, size_t p, __m256d va, __m25
     _mm256_storeu_pd(v + p + 4, _mm256_unpackhi_pd(va, vb));
 }
 
-/* Points p..p+7 hold the ends of four quads links (a, a + 1, b, b + 1, a + 4, ...): a-ends
- * in *va, b-ends in *vb, in order. */
-static inline AVX_INLINE void load_quads(const double *v, size_t p, __m256d *va, __m256d *vb)
-{
-    const __m256d lo = _mm256_loadu_pd(v + p), hi = _mm256_loadu_pd(v + p + 4);
-    *va = _mm256_permute2f128_pd(lo, hi, 0x20);
-    *vb = _mm256_permute2f128_pd(lo, hi, 0x31);
-}
-
-static inline AVX_INLINE void store_quads(double *v, size_t p, __m256d va, __m256d vb)
-{
-    _mm256_storeu_pd(v + p, _mm256_permute2f128_pd(va, vb, 0x20));
-    _mm256_storeu_pd(v + p + 4, _mm256_permute2f128_pd(va, vb, 0x31));
-}
-
-/* Four links whose ends lie in points p..p+7, gathered from j on: pairs (links p + 2k,
- * p + 2k + 1; their gathered values in lanes 0, 2, 1, 3) or quads (links a_k, a_k + 2 with
- * a_k = p, p + 1, p + 4, p + 5). quads is a constant in each caller. */
-static inline AVX_INLINE void ends2(int quads, const double *v, size_t p, __m256d *va, __m256d *vb)
-{
-    if (quads)
-        load_quads(v, p, va, vb);
-    else
-        load_pairs(v, p, va, vb);
-}
-
-static inline AVX_INLINE void put2(int quads, double *v, size_t p, __m256d va, __m256d vb)
-{
-    if (quads)
-        store_quads(v, p, va, vb);
-    else
-        store_pairs(v, p, va, vb);
-}
-
-static inline AVX_INLINE void block4(const struct soa *b, size_t p, size_t j, int quads, int xpbd,
-                                     int dims, int held)
+/* Four pairs links whose ends lie in points p..p+7 (links p + 2k, p + 2k + 1), gathered from
+ * j on (their values in lanes 0, 2, 1, 3). */
+static inline AVX_INLINE void pairs4(const struct soa *b, size_t p, size_t j, int xpbd, int dims,
+                                     int held)
 {
     struct lanes l;
-    ends2(quads, b->px, p, &l.xa, &l.xb);
-    ends2(quads, b->py, p, &l.ya, &l.yb);
+    load_pairs(b->px, p, &l.xa, &l.xb);
+    load_pairs(b->py, p, &l.ya, &l.yb);
     if (dims == 3)
-        ends2(quads, b->pz, p, &l.za, &l.zb);
-    ends2(quads, b->w, p, &l.wa, &l.wb);
+        load_pairs(b->pz, p, &l.za, &l.zb);
+    load_pairs(b->w, p, &l.wa, &l.wb);
     l.rest = _mm256_loadu_pd(b->rest + j);
     l.param = _mm256_loadu_pd(b->param + j);
     if (xpbd)
@@ -205,10 +174,10 @@ static inline AVX_INLINE void block4(const struct soa *b, size_t p, size_t j, in
     solve(&l, xpbd, dims, 0, held);
     if (xpbd)
         _mm256_storeu_pd(b->lambda + j, l.lambda);
-    put2(quads, b->px, p, l.xa, l.xb);
-    put2(quads, b->py, p, l.ya, l.yb);
+    store_pairs(b->px, p, l.xa, l.xb);
+    store_pairs(b->py, p, l.ya, l.yb);
     if (dims == 3)
-        put2(quads, b->pz, p, l.za, l.zb);
+        store_pairs(b->pz, p, l.za, l.zb);
 }
 
 /* Points p, p + 2, p + 4, p + 6 in lanes 0, 2, 1, 3; the masked loads do not read the points
@@ -371,10 +340,7 @@ static inline AVX_INLINE void project1(const struct soa *b, const struct batch_e
                 stride4(&c, a + i, off, j + i, xpbd, dims, held);                                  \
         else if (r->kind == RUN_PAIRS)                                                             \
             for (; i + 4 <= n; i += 4)                                                             \
-                block4(&c, a + 2 * i, j + i, 0, xpbd, dims, held);                                 \
-        else if (r->kind == RUN_QUADS)                                                             \
-            for (; i + 4 <= n; i += 4)                                                             \
-                block4(&c, a + 2 * i, j + i, 1, xpbd, dims, held);                                 \
+                pairs4(&c, a + 2 * i, j + i, xpbd, dims, held);                                    \
         else if (r->kind == RUN_EVEN)                                                              \
             for (; i + 4 <= n; i += 4)                                                             \
                 even4(&c, a + 2 * i, off, j + i, xpbd, dims, held);                                \

@@ -307,10 +307,10 @@ START_TEST(test_contact_phase_matches_simple)
 END_TEST
 
 #if CATENA_BATCH_AVX
-/* The comparisons above go through every kind of run where the processor has AVX2: the 3D
- * cloth's rows and columns give stride, quads (bend along a row), even and pairs runs, the 2D
- * ropes pairs runs, and the tethers and leftovers listed links; links that broke leave the
- * runs they were in (a broken top-row link of the cloth splits its row's pairs run). */
+/* The comparisons above go through the kinds of run where the processor has AVX2: the ropes
+ * and the 3D cloth's columns give stride runs, the bend links pairs runs, and the tethers and
+ * leftovers listed links (test_cloth_runs has even runs); links that broke leave the runs they
+ * were in. */
 START_TEST(test_runs_cover_kinds)
 {
     if (!batch_avx_usable())
@@ -334,14 +334,59 @@ START_TEST(test_runs_cover_kinds)
         ck_assert_msg(broke, "links broke during the run");
         ck_assert_uint_gt(links[RUN_LISTED], 0);
         ck_assert_uint_gt(links[RUN_PAIRS], 0);
-        if (dims == 3) {
-            ck_assert_uint_gt(links[RUN_STRIDE], 0);
-            ck_assert_uint_gt(links[RUN_QUADS], 0);
-            ck_assert_uint_gt(links[RUN_EVEN], 0);
-        }
+        ck_assert_uint_gt(links[RUN_STRIDE], 0);
         state_destroy(s);
         model_destroy(m);
     }
+}
+END_TEST
+
+/* A 32 x 32 cloth with every link family, pinned at two corners, whose runs include every
+ * kind (listed, stride, pairs, even) on one thread and on two: the batched kernel ends on
+ * the simple kernel's bits after 20 steps. Loop index: verlet, xpbd. */
+START_TEST(test_cloth_runs)
+{
+    if (!batch_avx_usable())
+        return;
+    struct model *m = model_create();
+    ck_assert_ptr_nonnull(m);
+    m->dims = 3;
+    m->dt = 1.0 / 60;
+    m->iterations = 4;
+    m->method = _i ? METHOD_XPBD : METHOD_VERLET;
+    m->order = ORDER_COLORED;
+    struct cloth_def c = build_cloth_def();
+    c.name = "cloth";
+    c.rows = c.cols = 32;
+    c.dx = c.dy = 0.05;
+    c.u = v3(1, 0, 0);
+    c.v = v3(0, 0.3, -0.95393920141694566);
+    c.corner = v3(0, 2, 0);
+    c.mass = 2;
+    c.bend.on = 1;
+    c.bend.stiffness = 0.5;
+    c.structural.compliance = c.shear.compliance = c.bend.compliance = _i ? 1e-6 : 0.0;
+    ck_assert_int_ge(build_cloth(m, &c), 0);
+    model_add_pin(m, 0, m->x0[0]);
+    model_add_pin(m, 31, m->x0[31]);
+    m->kernel = KERNEL_SIMPLE;
+    struct state *ref = run(m, 1, 20);
+    m->kernel = KERNEL_BATCHED;
+    for (int threads = 1; threads <= 2; threads++) {
+        m->threads = threads;
+        struct state *s = run(m, 1, 20);
+        const struct solver_batch *b = s->work->batch;
+        ck_assert(b->lanes);
+        size_t links[RUN_EVEN + 1] = {0};
+        for (size_t r = 0; r < b->nrun; r++)
+            links[b->run[r].kind] += b->run[r].n;
+        for (int k = RUN_LISTED; k <= RUN_EVEN; k++)
+            ck_assert_msg(links[k] > 0, "%d threads: runs of kind %d", threads, k);
+        assert_same(m, ref, s, threads == 1 ? "one thread" : "two threads");
+        state_destroy(s);
+    }
+    state_destroy(ref);
+    model_destroy(m);
 }
 END_TEST
 
@@ -501,6 +546,7 @@ static Suite *batch_suite(void)
 #if CATENA_BATCH_AVX
     tcase_add_test(tc, test_lanes_run);
     tcase_add_test(tc, test_runs_cover_kinds);
+    tcase_add_loop_test(tc, test_cloth_runs, 0, 2);
     tcase_add_loop_test(tc, test_team_modes, 0, 3);
 #endif
     suite_add_tcase(s, tc);
