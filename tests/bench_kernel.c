@@ -1,10 +1,10 @@
 /* What bounds the four-wide link kernel on this processor (README, Speed; issue 8's
- * arithmetic): one run of links whose points and values stay in the L1 cache, timed through
- * the kernels catena uses (batch_avx_stiff3 over a cloth column's stride run, batch_avx_stiff2
- * over a chain colour's pairs run), then through the same loops without their square roots
- * and divisions (tests/bench_kernel_probe.c: what the loads, shuffles, other arithmetic and
- * stores cost alone), and the square root and division by themselves, four lanes at a time
- * with nothing waiting for them. The clock comes from a chain of dependent additions, 3
+ * arithmetic): one stride run of links whose points and values stay in the L1 cache (a cloth
+ * column, or one colour of a chain with the points in the lanes' order), timed through the
+ * kernels catena uses (batch_avx_stiff3, batch_avx_stiff2), then through the same loops
+ * without their square roots and divisions (tests/bench_kernel_probe.c: what the loads,
+ * other arithmetic and stores cost alone), and the square root and division by themselves,
+ * four lanes at a time with nothing waiting for them. The clock comes from a chain of dependent additions, 3
  * cycles each on this processor family. Medians of 7 timings.
  * Usage: make tests/bench_kernel && tests/bench_kernel [points] (default 512). */
 #include <immintrin.h>
@@ -75,28 +75,27 @@ __attribute__((target("avx2"))) static double sqrt_div(long n)
     return t / ((double)n * 16); /* 4 of each, 4 lanes */
 }
 
-/* One run of n links over 2n points: a 3D stride run (a + k, a + k + n) or a 2D pairs run
- * (2k, 2k + 1), stretched 1 % so that every projection moves its ends. */
-static void make_run(struct solver_batch *b, double *w, size_t n, int pairs, struct batch_run *r)
+/* One stride run of n links (k, k + n) over 2n points, 1 cm apart down a column and stretched
+ * 1 %, so that every projection moves its ends. */
+static void make_run(struct solver_batch *b, double *w, size_t n, struct batch_run *r)
 {
     for (size_t i = 0; i < 2 * n; i++) {
-        b->px[i] = 0.0101 * (double)(pairs ? i : i % n);
-        b->py[i] = pairs ? 0.0 : (i < n ? 0.0 : -0.0101);
+        b->px[i] = 0.0101 * (double)(i % n);
+        b->py[i] = i < n ? 0.0 : -0.0101;
         b->pz[i] = 0.0;
         w[i] = 1.0;
     }
     for (size_t j = 0; j < n; j++) {
-        b->ends[j].a = (uint32_t)(pairs ? 2 * j : j);
-        b->ends[j].b = b->ends[j].a + (uint32_t)(pairs ? 1 : n);
+        b->ends[j].a = (uint32_t)j;
+        b->ends[j].b = (uint32_t)(j + n);
         b->rest[j] = 0.01;
         b->param[j] = 1.0;
     }
-    *r = (struct batch_run){0, (uint32_t)n, 0, pairs ? 1 : (int32_t)n,
-                            pairs ? RUN_PAIRS : RUN_STRIDE};
+    *r = (struct batch_run){0, (uint32_t)n, 0, (int32_t)n, RUN_STRIDE};
 }
 
 /* Nanoseconds a link through kernel k on the run. */
-static double time_kernel(kernel k, size_t points, int pairs)
+static double time_kernel(kernel k, size_t points)
 {
     const size_t n = points / 2;
     struct solver_batch b = {0};
@@ -116,7 +115,7 @@ static double time_kernel(kernel k, size_t points, int pairs)
     double t[TIMINGS];
     const long reps = (long)(2e7 / (double)n);
     for (int i = 0; i < TIMINGS; i++) {
-        make_run(&b, w, n, pairs, &r);
+        make_run(&b, w, n, &r);
         const double t0 = now();
         for (long k2 = 0; k2 < reps; k2++)
             k(&b, w, &r);
@@ -154,11 +153,11 @@ int main(int argc, char **argv)
            ns_add);
     printf("square root + division alone, four lanes: %.2f ns a lane\n", 1e9 * median(sd));
     printf("%ld points in one run (%ld links), ns a link:\n", points, points / 2);
-    printf("  stride 3D (batch_avx_stiff3): %.2f, without square roots and divisions %.2f\n",
-           time_kernel(batch_avx_stiff3, (size_t)points, 0),
-           time_kernel(probe_stiff3, (size_t)points, 0));
-    printf("  pairs 2D (batch_avx_stiff2):  %.2f, without square roots and divisions %.2f\n",
-           time_kernel(batch_avx_stiff2, (size_t)points, 1),
-           time_kernel(probe_stiff2, (size_t)points, 1));
+    printf("  3D (batch_avx_stiff3): %.2f, without square roots and divisions %.2f\n",
+           time_kernel(batch_avx_stiff3, (size_t)points),
+           time_kernel(probe_stiff3, (size_t)points));
+    printf("  2D (batch_avx_stiff2): %.2f, without square roots and divisions %.2f\n",
+           time_kernel(batch_avx_stiff2, (size_t)points),
+           time_kernel(probe_stiff2, (size_t)points));
     return 0;
 }
