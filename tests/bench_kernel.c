@@ -5,8 +5,9 @@
  * without their square roots and divisions (tests/bench_kernel_probe.c: what the loads,
  * other arithmetic and stores cost alone), and the square root and division by themselves,
  * four lanes at a time with nothing waiting for them. The clock comes from a chain of dependent
- * additions, 3 cycles each on this processor family. Medians of 7 timings. Usage: make
- * tests/bench_kernel && tests/bench_kernel [points] (default 512). */
+ * additions, 3 cycles each on this processor family. Medians of 7 timings.
+ *
+ * Usage: make tests/bench_kernel && tests/bench_kernel [points] (default 512). */
 #include <immintrin.h>
 #include <stdio.h>
 #include <stdlib.h>
