@@ -11,8 +11,8 @@
 #include <immintrin.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench.h"
 #include "solver_batch.h"
 
 void probe_stiff2(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
@@ -22,36 +22,17 @@ void probe_stiff3(struct solver_batch *b, const double *inv_mass, const struct b
 
 typedef void (*kernel)(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v)
-{
-    qsort(v, TIMINGS, sizeof *v, cmp_double);
-    return v[TIMINGS / 2];
-}
-
 /* Seconds per addition in a chain of n dependent ones. */
 __attribute__((target("avx2"))) static double add_chain(long n)
 {
     __m256d s = _mm256_set1_pd(1.0);
     const __m256d one = _mm256_set1_pd(1e-9);
-    const double t0 = now();
+    const double t0 = bench_clock();
     for (long i = 0; i < n; i++) {
         s = _mm256_add_pd(s, one);
         __asm__ volatile("" : "+x"(s));
     }
-    const double t = now() - t0;
+    const double t = bench_clock() - t0;
     __asm__ volatile("" ::"x"(s));
     return t / (double)n;
 }
@@ -63,14 +44,14 @@ __attribute__((target("avx2"))) static double sqrt_div(long n)
     const __m256d one = _mm256_set1_pd(1.0);
     for (int k = 0; k < 8; k++)
         x[k] = _mm256_set1_pd(1.5 + 0.1 * k);
-    const double t0 = now();
+    const double t0 = bench_clock();
     for (long i = 0; i < n; i++)
         for (int k = 0; k < 4; k++) {
             x[k] = _mm256_sqrt_pd(x[k]);
             x[k + 4] = _mm256_div_pd(one, x[k + 4]);
             __asm__ volatile("" : "+x"(x[k]), "+x"(x[k + 4]));
         }
-    const double t = now() - t0;
+    const double t = bench_clock() - t0;
     for (int k = 0; k < 8; k++)
         __asm__ volatile("" ::"x"(x[k]));
     return t / ((double)n * 16); /* 4 of each, 4 lanes */
@@ -117,10 +98,10 @@ static double time_kernel(kernel k, size_t points)
     const long reps = (long)(2e7 / (double)n);
     for (int i = 0; i < TIMINGS; i++) {
         make_run(&b, w, n, &r);
-        const double t0 = now();
+        const double t0 = bench_clock();
         for (long k2 = 0; k2 < reps; k2++)
             k(&b, w, &r);
-        t[i] = 1e9 * (now() - t0) / ((double)reps * (double)n);
+        t[i] = 1e9 * (bench_clock() - t0) / ((double)reps * (double)n);
     }
     free(w);
     free(b.px);
@@ -130,7 +111,7 @@ static double time_kernel(kernel k, size_t points)
     free(b.rest);
     free(b.param);
     free(b.lambda);
-    return median(t);
+    return bench_median(t, TIMINGS);
 }
 
 int main(int argc, char **argv)
@@ -149,10 +130,11 @@ int main(int argc, char **argv)
         add[i] = add_chain(50000000);
         sd[i] = sqrt_div(5000000);
     }
-    const double ns_add = 1e9 * median(add);
+    const double ns_add = 1e9 * bench_median(add, TIMINGS);
     printf("clock: %.2f GHz (a dependent addition takes %.3f ns, 3 cycles)\n", 3.0 / ns_add,
            ns_add);
-    printf("square root + division alone, four lanes: %.2f ns a lane\n", 1e9 * median(sd));
+    printf("square root + division alone, four lanes: %.2f ns a lane\n",
+           1e9 * bench_median(sd, TIMINGS));
     printf("%ld points in one run (%ld links), ns a link:\n", points, points / 2);
     printf("  3D (batch_avx_stiff3): %.2f, without square roots and divisions %.2f\n",
            time_kernel(batch_avx_stiff3, (size_t)points),

@@ -27,6 +27,27 @@ struct variant {
 static const struct variant variants[] = {{1, 1}, {1, 0}, {2, 1}, {3, 1}, {2, 0}};
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
+/* A rows x cols cloth dx apart with every link family (bend stiffness 0.5), tilted back from
+ * its top row at y = 2 and pinned at the top corners. */
+static void add_cloth(struct model *m, uint32_t rows, uint32_t cols, double dx, double compliance)
+{
+    struct cloth_def c = build_cloth_def();
+    c.name = "cloth";
+    c.rows = rows;
+    c.cols = cols;
+    c.dx = c.dy = dx;
+    c.u = v3(1, 0, 0);
+    c.v = v3(0, 0.3, -0.95393920141694566);
+    c.corner = v3(0, 2, 0);
+    c.mass = 2;
+    c.bend.on = 1;
+    c.bend.stiffness = 0.5;
+    c.structural.compliance = c.shear.compliance = c.bend.compliance = compliance;
+    ck_assert_int_ge(build_cloth(m, &c), 0);
+    model_add_pin(m, 0, m->x0[0]);
+    model_add_pin(m, cols - 1, m->x0[cols - 1]);
+}
+
 /* 3D: a cloth with every link family, pinned at two corners, one breakable row, and a rope
  * hanging from it by a tether; 2D: three ropes (independent runs for the threads), one with
  * bend links and an angle limit, one with a tether and breakable links. */
@@ -43,21 +64,7 @@ static struct model *scene(int dims, enum solver_method method, enum solver_orde
     m->damping = method == METHOD_VERLET ? 0.99 : 0.9;
     const double compliance = method == METHOD_XPBD ? 1e-5 : 0.0;
     if (dims == 3) {
-        struct cloth_def c = build_cloth_def();
-        c.name = "cloth";
-        c.rows = 9;
-        c.cols = 11;
-        c.dx = c.dy = 0.1;
-        c.u = v3(1, 0, 0);
-        c.v = v3(0, 0.3, -0.95393920141694566);
-        c.corner = v3(0, 2, 0);
-        c.mass = 2;
-        c.bend.on = 1;
-        c.bend.stiffness = 0.5;
-        c.structural.compliance = c.shear.compliance = c.bend.compliance = compliance;
-        ck_assert_int_ge(build_cloth(m, &c), 0);
-        model_add_pin(m, 0, m->x0[0]);
-        model_add_pin(m, 10, m->x0[10]);
+        add_cloth(m, 9, 11, 0.1, compliance);
         for (size_t i = 0; i < 10; i++) /* the top row, which carries the cloth */
             m->links[i].break_stretch = 1.001;
     }
@@ -355,20 +362,7 @@ START_TEST(test_cloth_runs)
     m->iterations = 4;
     m->method = _i ? METHOD_XPBD : METHOD_VERLET;
     m->order = ORDER_COLORED;
-    struct cloth_def c = build_cloth_def();
-    c.name = "cloth";
-    c.rows = c.cols = 32;
-    c.dx = c.dy = 0.05;
-    c.u = v3(1, 0, 0);
-    c.v = v3(0, 0.3, -0.95393920141694566);
-    c.corner = v3(0, 2, 0);
-    c.mass = 2;
-    c.bend.on = 1;
-    c.bend.stiffness = 0.5;
-    c.structural.compliance = c.shear.compliance = c.bend.compliance = _i ? 1e-6 : 0.0;
-    ck_assert_int_ge(build_cloth(m, &c), 0);
-    model_add_pin(m, 0, m->x0[0]);
-    model_add_pin(m, 31, m->x0[31]);
+    add_cloth(m, 32, 32, 0.05, _i ? 1e-6 : 0.0);
     m->kernel = KERNEL_SIMPLE;
     struct state *ref = run(m, 1, 20);
     m->kernel = KERNEL_BATCHED;
