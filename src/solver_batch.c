@@ -486,22 +486,15 @@ static void lanes_places(const struct model *m, struct solver_batch *b)
         b->pw[batch_soa_index(b, i)] = m->inv_mass[i];
 }
 
-/* This step's runs, none across a colour or a chunk of the team. */
+/* This step's runs, none across a chunk (one colour of one band). */
 static void find_runs(struct solver_batch *b)
 {
     b->nrun = 0;
-    if (b->pool || b->order) {
-        for (size_t k = 0; k < b->nchunks; k++) {
-            b->piece_run[k] = b->nrun;
-            find_runs_in(b, b->chunk[k], b->chunk[k + 1]);
-        }
-        b->piece_run[b->nchunks] = b->nrun;
-    } else {
-        b->piece_run[0] = 0;
-        for (size_t c = 0; c < b->nbatches; c++)
-            find_runs_in(b, b->start[c], b->start[c + 1]);
-        b->piece_run[1] = b->nrun;
+    for (size_t k = 0; k < b->nchunks; k++) {
+        b->piece_run[k] = b->nrun;
+        find_runs_in(b, b->chunk[k], b->chunk[k + 1]);
     }
+    b->piece_run[b->nchunks] = b->nrun;
 }
 
 void batch_gather(const struct model *m, struct state *s)

@@ -3,15 +3,17 @@
  * only after events or breaks change them); each iteration then runs a tight loop over them
  * that reads positions and inverse masses straight from the state and the model. Where the
  * processor has AVX2, the colored order goes four links at a time over a copy of the positions
- * held as one array per coordinate, and each colour's links, sorted by (part, b - a, a), are
- * cut into runs whose ends follow a pattern (a, a + 1, ... or a chain's a, a + 2, ...) that
+ * held as one array per coordinate (even points first, then odd ones: batch_soa_index), and
+ * each colour's links, sorted by (part, b - a, a) in those places, are cut into runs whose
+ * ends follow a pattern (a, a + 1, ...: a chain's colours, a cloth's rows and columns) that
  * whole vectors load. The projections and their order are those of constraint_distance.c (the
  * simple kernel), operation for operation, so both give the same bits. Under the colored order
  * the links of one colour touch disjoint points, so the loop over a colour has no dependency
  * from one link to the next (the processor overlaps them) and solver.threads members can share
  * it: with the lanes each member keeps to its own parts (bands of points) and, when nothing
  * but links moves the points, a substep is one job whose only waits are between colours, or
- * none for separate bodies, each part going through every iteration alone. Under the forward
+ * none for separate bodies, each part going through every iteration alone (one thread runs
+ * the same job, band by band). Under the forward
  * and alternate orders, members take runs of links that share no point with other runs. */
 #ifndef CATENA_SOLVER_BATCH_H
 #define CATENA_SOLVER_BATCH_H
@@ -97,8 +99,8 @@ struct solver_batch {
     int lanes; /* 1: this step's colours go four links at a time, in runs */
 
     /* The lanes (colored order, AVX2). */
-    uint32_t *order;                  /* [nlinks] link_order, each colour sorted by (b - a, a) */
-    struct batch_ends *aside_ends;    /* [nlinks] the links that find_runs moves behind the */
+    uint32_t *order;               /* [nlinks] link_order, each colour sorted by (part, b - a, a) */
+    struct batch_ends *aside_ends; /* [nlinks] the links that find_runs moves behind the */
     double *aside_rest, *aside_param; /* patterns of a piece, while it moves them */
     uint32_t *aside_link;
     double *px, *py, *pz;  /* [npoints] the positions while the links relax (2D: no pz), point
@@ -108,14 +110,15 @@ struct solver_batch {
     double *pw_held;       /* [npoints] the contact phase's, in that order */
     struct batch_run *run; /* [run_cap] this step's runs, in gathered order */
     size_t nrun;           /* runs this step */
-    size_t *piece_run;     /* [chunk_cap + 1] each chunk's first run (without a team: [2]) */
-    size_t parts;          /* a team: members * BATCH_PARTS, the chunks of each group */
+    size_t *piece_run;     /* [chunk_cap + 1] each chunk's first run */
+    size_t parts;          /* members * BATCH_PARTS (one thread: BATCH_PARTS), the chunks of
+                              each group */
     size_t *pcut;          /* [parts + 1] part k: points [pcut[k], pcut[k + 1]), copied in
                               and out and relaxed (the links whose a-end is one of them: each
                               colour is sorted by part first) as one chunk */
     int bodies;            /* 1: no link joins two parts' points (separate bodies) */
-    size_t max_groups;     /* groups a job of the team may have */
-    size_t *soa_group;     /* [max_groups] a team's groups: copy in, (iteration,) colours,
+    size_t max_groups;     /* groups a job may have */
+    size_t *soa_group;     /* [max_groups] a job's groups: copy in, (iteration,) colours,
                               copy out */
     int hold;              /* 1: no other family or collision reads the positions between
                               iterations, so they are copied in and out once a substep */
