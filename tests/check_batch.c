@@ -48,19 +48,28 @@ static void add_cloth(struct model *m, uint32_t rows, uint32_t cols, double dx, 
     model_add_pin(m, cols - 1, m->x0[cols - 1]);
 }
 
-/* 3D: a cloth with every link family, pinned at two corners, one breakable row, and a rope
- * hanging from it by a tether; 2D: three ropes (independent runs for the threads), one with
- * bend links and an angle limit, one with a tether and breakable links. */
-static struct model *scene(int dims, enum solver_method method, enum solver_order order)
+/* An empty model of dims dimensions stepping 1/60 s in substeps substeps of iterations
+ * iterations each, under method and order. */
+static struct model *empty_model(int dims, enum solver_method method, enum solver_order order,
+                                 int substeps, int iterations)
 {
     struct model *m = model_create();
     ck_assert_ptr_nonnull(m);
     m->dims = dims;
     m->dt = 1.0 / 60;
-    m->substeps = 2;
-    m->iterations = 7;
+    m->substeps = substeps;
+    m->iterations = iterations;
     m->method = method;
     m->order = order;
+    return m;
+}
+
+/* 3D: a cloth with every link family, pinned at two corners, one breakable row, and a rope
+ * hanging from it by a tether; 2D: three ropes (independent runs for the threads), one with
+ * bend links and an angle limit, one with a tether and breakable links. */
+static struct model *scene(int dims, enum solver_method method, enum solver_order order)
+{
+    struct model *m = empty_model(dims, method, order, 2, 7);
     m->damping = method == METHOD_VERLET ? 0.99 : 0.9;
     const double compliance = method == METHOD_XPBD ? 1e-5 : 0.0;
     if (dims == 3) {
@@ -188,12 +197,7 @@ START_TEST(test_pinned_negative_zero)
     if (!batch_avx_usable())
         return;
     const int dims = 2 + _i;
-    struct model *m = model_create();
-    ck_assert_ptr_nonnull(m);
-    m->dims = dims;
-    m->dt = 1.0 / 60;
-    m->iterations = 5;
-    m->order = ORDER_COLORED;
+    struct model *m = empty_model(dims, METHOD_VERLET, ORDER_COLORED, 1, 5);
     const vec3 nz = v3(-0.0, -0.0, -0.0);
     for (int k = 0; k < 64; k++) {
         const long pivot = model_add_point(m, nz, v3(0, 0, 0), 1, 0, NULL);
@@ -355,13 +359,7 @@ START_TEST(test_cloth_runs)
 {
     if (!batch_avx_usable())
         return;
-    struct model *m = model_create();
-    ck_assert_ptr_nonnull(m);
-    m->dims = 3;
-    m->dt = 1.0 / 60;
-    m->iterations = 4;
-    m->method = _i ? METHOD_XPBD : METHOD_VERLET;
-    m->order = ORDER_COLORED;
+    struct model *m = empty_model(3, _i ? METHOD_XPBD : METHOD_VERLET, ORDER_COLORED, 1, 4);
     add_cloth(m, 32, 32, 0.05, _i ? 1e-6 : 0.0);
     m->kernel = KERNEL_SIMPLE;
     struct state *ref = run(m, 1, 20);
@@ -389,14 +387,7 @@ END_TEST
  * waiting. Three ropes break. */
 static struct model *ropes(enum solver_method method)
 {
-    struct model *m = model_create();
-    ck_assert_ptr_nonnull(m);
-    m->dims = 2;
-    m->dt = 1.0 / 60;
-    m->substeps = 2;
-    m->iterations = 7;
-    m->method = method;
-    m->order = ORDER_COLORED;
+    struct model *m = empty_model(2, method, ORDER_COLORED, 2, 7);
     for (int r = 0; r < 16; r++) {
         struct rope_def d = build_rope_def();
         char name[8];
