@@ -1,12 +1,12 @@
 /* catena's command line: main dispatches on the command word to its file (cmd_<name>.c, see
- * cmd.h) and makes a failed write on stdout an error; the outcome is the exit status: 0 ok,
+ * cli/cmd.h) and makes a failed write on stdout an error; the outcome is the exit status: 0 ok,
  * 1 run failed, 2 bad usage or input, 128+N signal N. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "cmd_bench.h"
+#include "cli/cmd.h"
+#include "cli/cmd_bench.h"
 
 const char *cmd_invoked_as;
 

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis_catenary.h"
-#include "solver.h"
-#include "solver_direct.h"
-#include "state.h"
+#include "analysis/catenary.h"
+#include "solver/solver.h"
+#include "solver/direct/direct.h"
+#include "solver/state.h"
 #include "testutil_direct.h"
 
 struct result {

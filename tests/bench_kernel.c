@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench.h"
-#include "solver_batch.h"
+#include "bench/bench.h"
+#include "solver/batch/batch.h"
 
 void probe_stiff2(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
 void probe_stiff3(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);

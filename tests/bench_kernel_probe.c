@@ -1,5 +1,5 @@
 /* The four-wide kernels again, named probe_*, with their square roots and divisions replaced
- * by additions and multiplications (CATENA_KERNEL_PROBE in solver_batch_avx.c): the positions
+ * by additions and multiplications (CATENA_KERNEL_PROBE in solver/batch/batch_avx.c): the positions
  * they leave are wrong; tests/bench_kernel only times them. */
 #define CATENA_KERNEL_PROBE 1
 #define batch_avx_usable probe_usable
@@ -9,4 +9,4 @@
 #define batch_avx_xpbd3 probe_xpbd3
 #define batch_avx_xpbd2_held probe_xpbd2_held
 #define batch_avx_xpbd3_held probe_xpbd3_held
-#include "solver_batch_avx.c"
+#include "solver/batch/batch_avx.c"

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "constraint_angle.h"
-#include "scenario.h"
-#include "solver.h"
-#include "state.h"
+#include "solver/angle.h"
+#include "scenario/scenario.h"
+#include "solver/solver.h"
+#include "solver/state.h"
 
 struct pose {
     const char *name, *pose;

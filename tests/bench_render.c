@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "render.h"
-#include "run.h"
+#include "render/render.h"
+#include "run/run.h"
 #include "testutil.h"
 
 static double seconds(clockid_t clock)

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
-#include "model.h"
-#include "run.h"
-#include "solver.h"
-#include "state.h"
+#include "scenario/build/build.h"
+#include "model/model.h"
+#include "run/run.h"
+#include "solver/solver.h"
+#include "solver/state.h"
 #include "testutil.h"
 
 /* Whether malloc can be counted here: glibc, and no sanitizer's allocator in the way. */

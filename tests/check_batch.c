@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
-#include "model.h"
-#include "scenario.h"
-#include "solver.h"
-#include "solver_batch.h"
-#include "solver_work.h"
-#include "state.h"
+#include "scenario/build/build.h"
+#include "model/model.h"
+#include "scenario/scenario.h"
+#include "solver/solver.h"
+#include "solver/batch/batch.h"
+#include "solver/work.h"
+#include "solver/state.h"
 
 /* A variant of the batched kernel to compare with the simple one. */
 struct variant {

@@ -1,4 +1,4 @@
-/* Body generator tests (build_*.c through scenario_bodies.c): the topology and geometry
+/* Body generator tests (build_*.c through scenario/bodies.c): the topology and geometry
  * each generator makes (points, links by role, angles, areas, faces), rest lengths equal
  * to the initial distances, masses that add up to the total, pins where asked, joint
  * limits that contain the rest pose, references to named and grid points, and the exact
@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
-#include "constraint_angle.h"
-#include "constraint_area.h"
-#include "scenario.h"
-#include "solver.h"
-#include "state.h"
+#include "scenario/build/build.h"
+#include "solver/angle.h"
+#include "solver/area.h"
+#include "scenario/scenario.h"
+#include "solver/solver.h"
+#include "solver/state.h"
 
 #define HEAD "{'catena': 1, 'time': {'dt': 0.01, 'steps': 10}, "
 #define HEAD3 "{'catena': 1, 'dimensions': 3, 'time': {'dt': 0.01, 'steps': 10}, "

@@ -1,4 +1,4 @@
-/* Tests of the catenary analysis core (analysis_catenary.c): the analytic curve through two
+/* Tests of the catenary analysis core (analysis/catenary.c): the analytic curve through two
  * points, the exact discrete chain (rigid and extensible) and its O(1/N^2) convergence to the
  * curve, the least-squares fit, the error metrics and the projection of 3D chains. */
 #include <check.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_catenary.h"
+#include "analysis/catenary.h"
 
 /* Slack ratios length/chord from nearly taut to very slack, and end-point layouts: equal
  * heights, unequal heights, mirrored (x2 < x1) with a steep chord. */

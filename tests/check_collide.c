@@ -1,4 +1,4 @@
-/* Physics tests of collisions (collide*.c, selfcollide.c) for the three methods: resting
+/* Physics tests of collisions (collide*.c, solver/collide/selfcollide.c) for the three methods: resting
  * contact without penetration, restitution's e^2 bounce heights, friction that sticks or
  * lets a point slide at g sin(theta), a fast rope that cannot tunnel through a thin box,
  * self-collision of a rope dropped in a heap, the broad phase, collide_every, and the
@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collide.h"
-#include "scenario.h"
-#include "solver.h"
-#include "state.h"
+#include "solver/collide/collide.h"
+#include "scenario/scenario.h"
+#include "solver/solver.h"
+#include "solver/state.h"
 #include "testutil_check.h"
 
 #define PI 3.14159265358979323846
@@ -90,7 +90,7 @@ START_TEST(test_restitution_heights)
     ck_assert_uint_eq(apexes(e, method_names[_i % 3], h, 4), 4);
     for (int k = 0; k + 1 < 4; k++) {
         /* The issue's 2 %. The bounce is solved exactly within the substep for a point under
-         * gravity (collide.c), so what remains is sampling the apex at whole steps, at most
+         * gravity (solver/collide/collide.c), so what remains is sampling the apex at whole steps, at most
          * g (dt/2)^2 / 2 = 1.2e-7 m; measured within 2e-4 relative down to 4 mm heights. */
         ck_assert_double_eq_tol(h[k + 1] / h[k], e * e, 0.02 * e * e);
     }

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "state.h"
+#include "io/compare.h"
+#include "solver/state.h"
 #include "testutil.h"
 #include "testutil_check.h"
-#include "traj.h"
-#include "traj_read.h"
+#include "io/traj.h"
+#include "io/traj_read.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
@@ -709,7 +709,7 @@ START_TEST(test_report)
 }
 END_TEST
 
-/* What catena's own writers (traj.h) produce reads back bit for bit in every format. */
+/* What catena's own writers (io/traj.h) produce reads back bit for bit in every format. */
 START_TEST(test_writers_round_trip)
 {
     static const double tricky[] = {0.1, 1.0 / 3.0, -0.0, 5e-324, 1e300, -2.5, 123456.789, 1e-7};

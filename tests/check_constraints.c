@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "constraint_angle.h"
-#include "constraint_area.h"
-#include "constraint_distance.h"
-#include "solver.h"
-#include "state.h"
+#include "solver/angle.h"
+#include "solver/area.h"
+#include "solver/distance.h"
+#include "solver/solver.h"
+#include "solver/state.h"
 #include "testutil.h"
 #include "testutil_check.h"
 

@@ -1,5 +1,5 @@
-/* Physics tests of the direct projection (solver.global; solver_direct.c, direct_tree.c,
- * direct_graph.c): hanging chains of 1000 and 10 000 links settle on the exact discrete
+/* Physics tests of the direct projection (solver.global; solver/direct/direct.c, solver/direct/tree.c,
+ * solver/direct/graph.c): hanging chains of 1000 and 10 000 links settle on the exact discrete
  * equilibrium at dt = 1/120 and 1/60 with 10 iterations, compliant chains on the extensible
  * one, trees (ragdoll, hair) reach force balance, cloth holds its links, momentum is conserved,
  * pins hold, breaks re-analyse, and runs repeat bit for bit. Models built in code. */
@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_catenary.h"
-#include "solver.h"
-#include "solver_direct.h"
-#include "state.h"
+#include "analysis/catenary.h"
+#include "solver/solver.h"
+#include "solver/direct/direct.h"
+#include "solver/state.h"
 #include "testutil.h"
 #include "testutil_direct.h"
 

@@ -1,5 +1,5 @@
-/* Tests of the events timeline and the world's forces (events.c, pin_motion.c, wind.c,
- * settle.c): breaks logged at the step they happen, cuts that keep the total rest length,
+/* Tests of the events timeline and the world's forces (run/events.c, model/pin_motion.c, solver/wind.c,
+ * run/settle.c): breaks logged at the step they happen, cuts that keep the total rest length,
  * a sine-driven wave arriving at sqrt(T/mu), moving pins without false velocity, drag and
  * throw, reel, impulses, set, teleport, wind drag, run until settled and events.csv. */
 #include <check.h>
@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "constraint_distance.h"
-#include "events.h"
-#include "run.h"
-#include "scenario.h"
-#include "solver.h"
-#include "state.h"
+#include "solver/distance.h"
+#include "run/events.h"
+#include "run/run.h"
+#include "scenario/scenario.h"
+#include "solver/solver.h"
+#include "solver/state.h"
 #include "testutil.h"
 #include "testutil_check.h"
 

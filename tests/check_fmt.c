@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt_double.h"
+#include "core/fmt_double.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1du; /* xorshift64: the same values on every run */
 

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics.h"
-#include "solver.h"
-#include "solver_work.h"
-#include "state.h"
+#include "analysis/metrics.h"
+#include "solver/solver.h"
+#include "solver/work.h"
+#include "solver/state.h"
 #include "testutil.h"
 #include "testutil_check.h"
 

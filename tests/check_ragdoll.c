@@ -1,7 +1,7 @@
 /* Ragdoll joint limits through falls onto the ground (issue 3): every method, four starting
  * poses, ground friction 0, 0.5 and 1, restitution 0 and 0.5, 2.5 s at dt 1/60; after every
  * step each joint's angle (angle_value, the limit's own measure) is compared with its limits.
- * The contacts' friction and bounces are projected inside the iterations (collide.c), so
+ * The contacts' friction and bounces are projected inside the iterations (solver/collide/collide.c), so
  * what the last iteration leaves is the Gauss-Seidel residue of joints against contacts,
  * which more iterations, shorter substeps and the contact phase (solver.shock_iterations)
  * shrink; before they were, the contact response moved touching points after the last
@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "constraint_angle.h"
-#include "scenario.h"
-#include "solver.h"
-#include "state.h"
+#include "solver/angle.h"
+#include "scenario/scenario.h"
+#include "solver/solver.h"
+#include "solver/state.h"
 
 static const char *const methods[] = {"verlet", "pbd", "xpbd"};
 

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "colormap.h"
-#include "png_write.h"
-#include "raster.h"
+#include "gfx/colormap.h"
+#include "gfx/png_write.h"
+#include "gfx/raster.h"
 #include "testutil.h"
 #include "testutil_check.h"
 

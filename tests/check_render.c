@@ -14,15 +14,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "collide.h"
-#include "colormap.h"
-#include "render.h"
-#include "run.h"
-#include "scenario.h"
+#include "solver/collide/collide.h"
+#include "gfx/colormap.h"
+#include "render/render.h"
+#include "run/run.h"
+#include "scenario/scenario.h"
 #include "testutil.h"
 #include "testutil_check.h"
-#include "topology.h"
-#include "traj_read.h"
+#include "io/topology.h"
+#include "io/traj_read.h"
 
 static const unsigned char background[3] = {250, 250, 247};
 static const unsigned char neutral[3] = {64, 64, 64}; /* links[] and points[] */

@@ -1,4 +1,4 @@
-/* Tests of the catenary report (report_catenary.c, write_catenary.c, plot_catenary.c) on
+/* Tests of the catenary report (analysis/report_catenary.c, analysis/report_catenary_write.c, analysis/report_catenary_plot.c) on
  * chains whose answers are known: a rope built at its discrete equilibrium (solver error at
  * round-off), the same chain with one point moved by a known amount, a 3D chain in a tilted
  * plane, an extensible XPBD chain, the chain selection and its errors, catenary.json's keys,
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_catenary.h"
-#include "run.h"
-#include "scenario.h"
+#include "analysis/report_catenary.h"
+#include "run/run.h"
+#include "scenario/scenario.h"
 #include "testutil.h"
 
 /* A 20-link rope of length 12 between pins 10 m apart: build_rope starts it at the discrete

@@ -1,4 +1,4 @@
-/* Tests of the run loop (run.c) on models built in code: which files appear, how many frames
+/* Tests of the run loop (run/run.c) on models built in code: which files appear, how many frames
  * each steps/every combination records, and that a diverged, interrupted or failed run
  * leaves whole files (or none) and a summary.json that says what happened. */
 #define _POSIX_C_SOURCE 200809L
@@ -16,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run.h"
-#include "solver.h"
+#include "run/run.h"
+#include "solver/solver.h"
 #include "testutil.h"
 #include "testutil_check.h"
 

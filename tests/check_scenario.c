@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
-#include "scenario.h"
+#include "scenario/build/build.h"
+#include "scenario/scenario.h"
 
 #define HEAD "{'catena': 1, 'time': {'dt': 0.01, 'steps': 10}, "
 #define ONE_POINT "'points': [{'p': [0, 0], 'mass': 1}]"
@@ -226,7 +226,7 @@ START_TEST(test_constraint_keys)
 }
 END_TEST
 
-/* solver.global (scenario_direct.c): off by default, on with true. */
+/* solver.global (scenario/direct.c): off by default, on with true. */
 START_TEST(test_global_key)
 {
     struct model *m = load(HEAD ONE_POINT "}");

@@ -1,4 +1,4 @@
-/* Physics tests of the Verlet solver (state.c, solver.c, constraint_distance.c): exact free
+/* Physics tests of the Verlet solver (solver/state.c, solver/solver.c, solver/distance.c): exact free
  * fall, lengths held, Gauss-Seidel convergence on a hanging rope, momentum conservation, pins,
  * damping, breaks, sweep order, determinism and divergence detection. Models built in code. */
 #include <check.h>
@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "constraint_distance.h"
-#include "solver.h"
-#include "state.h"
+#include "solver/distance.h"
+#include "solver/solver.h"
+#include "solver/state.h"
 #include "testutil.h"
 #include "testutil_check.h"
 

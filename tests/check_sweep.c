@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
-#include "sweep.h"
+#include "sweep/sweep.h"
 #include "testutil.h"
 #include "testutil_check.h"
 

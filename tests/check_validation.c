@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_catenary.h"
-#include "scenario.h"
-#include "solver.h"
-#include "state.h"
+#include "analysis/report_catenary.h"
+#include "scenario/scenario.h"
+#include "solver/solver.h"
+#include "solver/state.h"
 
 #define VALIDATION(name) TOP_SRCDIR "/scenarios/validation/" name ".json"
 

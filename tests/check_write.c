@@ -15,14 +15,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fmt_double.h"
-#include "outfile.h"
-#include "run.h"
-#include "summary.h"
+#include "core/fmt_double.h"
+#include "core/outfile.h"
+#include "run/run.h"
+#include "run/summary.h"
 #include "testutil.h"
 #include "testutil_check.h"
-#include "traj.h"
-#include "traj_format.h"
+#include "io/traj.h"
+#include "io/traj_format.h"
 
 /* Values that trip up naive formatting: not exactly decimal, subnormal (the smallest
  * one too), negative zero, the largest double, an integer beyond 2^53. */

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "model.h"
+#include "model/model.h"
 
 /* A straight chain of n points from a to b, total mass spread evenly, links at rest.
  * pin_first/pin_last pin the ends. dt, steps and iterations as given; damping 1. */

@@ -6,8 +6,8 @@
 
 #include <check.h>
 
-#include "model.h"
-#include "state.h"
+#include "model/model.h"
+#include "solver/state.h"
 
 /* The models and states a test builds into; tu_models_setup clears them and
  * tu_models_teardown frees them, even when an assertion fails (a checked fixture). */

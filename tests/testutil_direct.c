@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "build.h"
+#include "scenario/build/build.h"
 
 static const double PI = 3.14159265358979323846;
 

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "model.h"
+#include "model/model.h"
 
 /* n equal links of total length `length` and n + 1 equal masses (1 kg in all) between pins
  * at (0, 0) and (span, 0), started as a circular arc of the same length: tens of centimetres

@@ -12,13 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "describe.h"
-#include "events.h"
-#include "model.h"
-#include "report_catenary.h"
-#include "scenario.h"
-#include "solver.h"
-#include "state.h"
+#include "cli/describe.h"
+#include "run/events.h"
+#include "model/model.h"
+#include "analysis/report_catenary.h"
+#include "scenario/scenario.h"
+#include "solver/solver.h"
+#include "solver/state.h"
 
 enum {
     FUZZ_MAX_POINTS = 10000, /* the loader refuses bigger models (its size message) */
@@ -49,7 +49,7 @@ static void check_message(const struct catena_error *err)
     abort();
 }
 
-/* The reports a completed run would write (run.c), built on the final state; their text
+/* The reports a completed run would write (run/run.c), built on the final state; their text
  * goes to /dev/null. A report that cannot be made must say why on one line. */
 static void report_model(const struct model *m, const struct state *s, FILE *null)
 {
@@ -78,7 +78,7 @@ static int affordable(const struct model *lm)
     return lm->iterations <= FUZZ_ITERATIONS && lm->substeps <= FUZZ_SUBSTEPS;
 }
 
-/* Steps the model as run.c does (events at every step boundary, on the run's working copy),
+/* Steps the model as run/run.c does (events at every step boundary, on the run's working copy),
  * its run clamped, stopping at a divergence; then makes the reports of a completed run. */
 static void step_model(struct model *m, FILE *null)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "traj_read.h"
+#include "io/traj_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,0 +1,233 @@
+/* `catena run SCENARIO`: the options become scenario overrides that the loader checks, the run
+ * writes its outputs (and frames, when rendering is on), and the outcome becomes the exit
+ * status; a run stopped by signal N exits 128+N, as the shell reports a killed process. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/cmd.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run/run.h"
+#include "io/traj.h"
+
+enum {
+    OPT_STEPS = CHAR_MAX + 1,
+    OPT_EVERY,
+    OPT_FORMAT,
+    OPT_SET,
+    OPT_RENDER,
+    OPT_MAX_POINTS,
+    OPT_UNTIL_SETTLED,
+    OPT_REPORT,
+    OPT_PLOT,
+};
+
+static const struct option run_longopts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"steps", required_argument, NULL, OPT_STEPS},
+    {"every", required_argument, NULL, OPT_EVERY},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"set", required_argument, NULL, OPT_SET},
+    {"max-points", required_argument, NULL, OPT_MAX_POINTS},
+    {"report", required_argument, NULL, OPT_REPORT},
+    {"plot", no_argument, NULL, OPT_PLOT},
+    {"render", no_argument, NULL, OPT_RENDER},
+    {"threads", required_argument, NULL, 'j'},
+    {"until-settled", required_argument, NULL, OPT_UNTIL_SETTLED},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* Every trajectory format, in the order --format lists them. */
+static const enum output_format all_formats[] = {FORMAT_CSV, FORMAT_JSON, FORMAT_NPY};
+#define NFORMATS (sizeof all_formats / sizeof all_formats[0])
+
+/* Turns "csv,npy" into the JSON array output.trajectory takes (["csv","npy"]) in buf. */
+static int parse_formats(const char *list, char *buf, size_t size)
+{
+    unsigned bits = 0;
+    for (const char *p = list; *p;) {
+        const size_t n = strcspn(p, ",");
+        size_t i = 0;
+        while (i < NFORMATS && (strlen(traj_format_name(all_formats[i])) != n ||
+                                strncmp(p, traj_format_name(all_formats[i]), n) != 0))
+            i++;
+        if (i == NFORMATS) {
+            fprintf(stderr, "catena: --format: unknown format '%.*s' (valid: csv, json, npy)\n",
+                    (int)n, p);
+            return -1;
+        }
+        bits |= all_formats[i];
+        p += n + (p[n] == ',');
+    }
+    size_t len = (size_t)snprintf(buf, size, "[");
+    for (size_t i = 0; i < NFORMATS; i++)
+        if (bits & all_formats[i])
+            len += (size_t)snprintf(buf + len, size - len, "%s\"%s\"", len > 1 ? "," : "",
+                                    traj_format_name(all_formats[i]));
+    snprintf(buf + len, size - len, "]");
+    return 0;
+}
+
+/* Turns "catenary" into the JSON array output.reports takes (["catenary"]) in buf; the
+ * loader checks the names. */
+static int parse_reports(const char *list, char *buf, size_t size)
+{
+    size_t len = (size_t)snprintf(buf, size, "[");
+    for (const char *p = list; *p;) {
+        const size_t n = strcspn(p, ",");
+        if (n == 0 || n != strspn(p, "abcdefghijklmnopqrstuvwxyz_") || len + n + 4 >= size) {
+            fprintf(stderr,
+                    "catena: --report: expected report names separated by commas, "
+                    "like 'catenary', got '%s'\n",
+                    list);
+            return -1;
+        }
+        len += (size_t)snprintf(buf + len, size - len, "%s\"%.*s\"", len > 1 ? "," : "", (int)n, p);
+        p += n + (p[n] == ',');
+    }
+    snprintf(buf + len, size - len, "]");
+    return 0;
+}
+
+/* Runs a loaded model into out_dir (or runs/NAME) and maps the outcome to an exit status. */
+static int run_model(const struct model *m, const char *out_dir, int quiet, int plot)
+{
+    char *dir = NULL;
+    if (!out_dir) {
+        const size_t n = strlen("runs/") + strlen(m->name) + 1;
+        if (!(dir = malloc(n)))
+            return cmd_no_memory();
+        snprintf(dir, n, "runs/%s", m->name);
+        out_dir = dir;
+    }
+    const struct run_options o = {
+        .out_dir = out_dir, .progress = !quiet && isatty(STDERR_FILENO), .plot = plot};
+    struct run_result r;
+    struct catena_error err;
+    int status = run_simulation(m, &o, &r, &err);
+    if (status != CATENA_OK)
+        cmd_report(&err);
+    /* a diverged run is drawn up to its last good step: that is where to look for the cause */
+    if (m->render && (status == CATENA_OK || r.status == RUN_DIVERGED)) {
+        const int rs = cmd_render_model(m, m->render, out_dir, out_dir, quiet);
+        status = status != CATENA_OK ? status : rs;
+    }
+    if (r.status == RUN_INTERRUPTED)
+        status = 128 + r.signal; /* as the shell reports a process killed by the signal */
+    free(dir);
+    return status;
+}
+
+/* The values run's dedicated options give to scenario paths (NULL or "": not given). */
+struct run_cli {
+    const char *steps, *every, *threads, *settle;
+    char formats[64], reports[256];
+};
+
+/* Appends the dedicated options' overrides to ov[0..n); they come after the --set ones, so
+ * they win over a --set of the same path. Returns the new count. */
+static size_t run_overrides(const struct run_cli *cli, struct scenario_override *ov, size_t n)
+{
+    const struct scenario_override opts[] = {
+        {.path = "time.steps", .value = cli->steps},
+        {.path = "output.every", .value = cli->every},
+        {.path = "solver.threads", .value = cli->threads},
+        {.path = "output.trajectory", .value = cli->formats[0] ? cli->formats : NULL},
+        {.path = "time.until_settled.speed", .value = cli->settle},
+        {.path = "output.reports", .value = cli->reports[0] ? cli->reports : NULL},
+    };
+    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
+        if (opts[i].value)
+            ov[n++] = opts[i];
+    return n;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    /* At most one override per argument, plus --steps, --every, --format, --report,
+     * --until-settled and -j. */
+    struct scenario_override *ov = calloc((size_t)argc + 6, sizeof *ov);
+    struct run_cli cli = {0};
+    const char *out_dir = NULL;
+    size_t nov = 0;
+    struct scenario_options so = scenario_options_default();
+    int quiet = 0, render = 0, plot = 0, status = EXIT_USAGE, c;
+    if (!ov)
+        return cmd_no_memory();
+    optind = 2; /* after "catena run" */
+    while ((c = getopt_long(argc, argv, "hj:o:q", run_longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            cmd_usage(stdout);
+            status = EXIT_SUCCESS;
+            goto done;
+        case 'o':
+            out_dir = optarg;
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        case OPT_RENDER:
+            render = 1;
+            break;
+        case 'j':
+            cli.threads = optarg;
+            break;
+        case OPT_STEPS:
+            cli.steps = optarg;
+            break;
+        case OPT_EVERY:
+            cli.every = optarg;
+            break;
+        case OPT_FORMAT:
+            if (parse_formats(optarg, cli.formats, sizeof cli.formats))
+                goto bad_usage;
+            break;
+        case OPT_UNTIL_SETTLED:
+            cli.settle = optarg;
+            break;
+        case OPT_SET:
+            if (cmd_parse_set(optarg, &ov[nov++]))
+                goto bad_usage;
+            break;
+        case OPT_MAX_POINTS:
+            if (cmd_parse_max_points(optarg, &so.max_points))
+                goto bad_usage;
+            break;
+        case OPT_REPORT:
+            if (parse_reports(optarg, cli.reports, sizeof cli.reports))
+                goto bad_usage;
+            break;
+        case OPT_PLOT:
+            plot = 1;
+            break;
+        default:
+            goto bad_usage;
+        }
+    }
+    if (cmd_one_operand(argc, argv, "run", "SCENARIO"))
+        goto bad_usage;
+    struct catena_error err;
+    so.ov = ov;
+    so.nov = run_overrides(&cli, ov, nov);
+    struct model *m = scenario_load_opts(argv[optind], &so, &err);
+    if (!m || (render && render_enable(m, &err))) {
+        status = cmd_report(&err);
+        model_destroy(m);
+        goto done;
+    }
+    /* Rendering on (output.render or --render) draws the reports' pictures too. */
+    status = run_model(m, out_dir, quiet, plot || m->render != NULL);
+    model_destroy(m);
+    goto done;
+bad_usage:
+    status = cmd_usage_error();
+done:
+    free(ov);
+    return status;
+}

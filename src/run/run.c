@@ -1,0 +1,354 @@
+/* The run loop: fixed steps of the solver, a frame recorded every `every` steps, a check for
+ * a diverged (non-finite or absurd) state after each step, SIGINT/SIGTERM, and summary.json.
+ * However a run ends, the frames recorded so far are committed whole and the summary says why. */
+#define _POSIX_C_SOURCE 200809L
+#include "run/run.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "run/events.h"
+#include "analysis/metrics.h"
+#include "core/outfile.h"
+#include "core/progress.h"
+#include "analysis/report_catenary.h"
+#include "run/settle.h"
+#include "solver/solver.h"
+#include "solver/state.h"
+#include "run/summary.h"
+#include "io/topology.h"
+#include "io/traj.h"
+
+/* Every trajectory format, in the order the writers are opened and closed. */
+static const enum output_format all_formats[] = {FORMAT_CSV, FORMAT_JSON, FORMAT_NPY};
+#define NFORMATS (sizeof all_formats / sizeof all_formats[0])
+
+/* Signals that stop a run cleanly: the loop finishes its step, then outputs are committed. */
+static const int stop_signals[] = {SIGINT, SIGTERM};
+#define NSTOP (sizeof stop_signals / sizeof stop_signals[0])
+
+/* The stop signal received, or 0. Written by the handler, read between steps. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+/* A run being set up, stepped and torn down. */
+struct run {
+    const struct model *m;
+    const struct model *lm; /* the working copy events change between steps; it is stepped */
+    struct events *ev;
+    struct settle settle;
+    long settled_step; /* -1 until the run settles */
+    struct state *s;
+    struct traj_writer *w[NFORMATS]; /* NULL for the formats not written */
+    struct metrics_writer *metrics;  /* NULL unless metrics.csv is written */
+    struct topology_log *topology;   /* topology.csv; NULL when nothing can change */
+    long diverged;                   /* first diverged point, or -1 */
+    struct sigaction old[NSTOP];     /* handlers to restore at the end */
+};
+
+static void signals_catch(struct run *run)
+{
+    struct sigaction sa = {0};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART; /* a write the signal lands in resumes instead of failing */
+    stop_signal = 0;
+    for (size_t i = 0; i < NSTOP; i++) {
+        sigaction(stop_signals[i], NULL, &run->old[i]);
+        /* A signal ignored on entry stays ignored: a shell starts background jobs with
+         * SIGINT ignored so that ^C does not reach them. */
+        if (run->old[i].sa_handler != SIG_IGN)
+            sigaction(stop_signals[i], &sa, NULL);
+    }
+}
+
+static void signals_restore(const struct run *run)
+{
+    for (size_t i = 0; i < NSTOP; i++)
+        sigaction(stop_signals[i], &run->old[i], NULL);
+}
+
+/* Monotonic seconds: wall time that clock adjustments do not disturb. */
+static double clock_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int writers_open(struct run *run, const char *dir, struct catena_error *err)
+{
+    for (size_t i = 0; i < NFORMATS; i++) {
+        if (!(run->m->formats & all_formats[i]))
+            continue;
+        run->w[i] = traj_open(all_formats[i], dir, run->m, err);
+        if (!run->w[i])
+            return err->code;
+    }
+    if (run->m->metrics && !(run->metrics = metrics_open(dir, err)))
+        return err->code;
+    return CATENA_OK;
+}
+
+static int writers_record(struct run *run, struct catena_error *err)
+{
+    for (size_t i = 0; i < NFORMATS; i++)
+        if (run->w[i] && traj_frame(run->w[i], run->m, run->s, err))
+            return err->code;
+    if (run->metrics && metrics_record(run->metrics, run->lm, run->s, err))
+        return err->code;
+    return CATENA_OK;
+}
+
+/* Commits every file; after a failure the remaining ones are dropped, not committed. */
+static int writers_close(struct run *run, struct catena_error *err)
+{
+    int rc = events_log_commit(run->ev, err);
+    for (size_t i = 0; i < NFORMATS; i++) {
+        if (!run->w[i])
+            continue;
+        if (rc == CATENA_OK)
+            rc = traj_close(run->w[i], err);
+        else
+            traj_abort(run->w[i]);
+        run->w[i] = NULL;
+    }
+    if (run->metrics && rc == CATENA_OK)
+        rc = metrics_close(run->metrics, err);
+    else
+        metrics_abort(run->metrics);
+    run->metrics = NULL;
+    if (run->topology && rc == CATENA_OK)
+        rc = topology_log_close(run->topology, err);
+    else
+        topology_log_abort(run->topology);
+    run->topology = NULL;
+    return rc;
+}
+
+static void writers_abort(struct run *run)
+{
+    for (size_t i = 0; i < NFORMATS; i++) {
+        traj_abort(run->w[i]);
+        run->w[i] = NULL;
+    }
+    metrics_abort(run->metrics);
+    run->metrics = NULL;
+    topology_log_abort(run->topology);
+    run->topology = NULL;
+}
+
+/* Between steps: the events due, then what they (and the step) changed in links and pins. */
+static void boundary(struct run *run)
+{
+    events_boundary(run->ev, run->s);
+    if (run->topology)
+        topology_log_step(run->topology, run->lm, run->s);
+}
+
+/* Whether the run has settled (time.until_settled) with nothing left to happen. */
+static int settled(struct run *run)
+{
+    /* A quiet spell counts only once nothing is scheduled any more: an event may well set a
+     * resting body moving again. */
+    if (events_pending(run->ev)) {
+        run->settle.quiet_from = -1;
+        return 0;
+    }
+    if (!settle_update(&run->settle, run->lm, run->s))
+        return 0;
+    run->settled_step = run->settle.quiet_from;
+    return 1;
+}
+
+/* Steps until the last step, a divergence, settling or a stop signal, recording frames on
+ * the way. Events apply at each step boundary, before the frame is recorded. The initial
+ * state is checked too, so a diverged state is never recorded. */
+static int run_steps(struct run *run, const struct run_options *o, struct catena_error *err)
+{
+    const struct model *m = run->m;
+    struct state *s = run->s;
+    struct progress pg;
+    if (o->progress)
+        progress_start(&pg, stderr, m->steps, clock_s());
+    run->diverged = solver_find_diverged(s);
+    if (run->diverged < 0)
+        boundary(run);
+    int rc = run->diverged < 0 ? writers_record(run, err) : CATENA_OK;
+    while (rc == CATENA_OK && run->diverged < 0 && s->step < m->steps && !stop_signal &&
+           run->settled_step < 0) {
+        solver_step(run->lm, s);
+        run->diverged = solver_find_diverged(s);
+        if (run->diverged < 0) {
+            boundary(run);
+            settled(run);
+        }
+        /* The last frame of a settled run is recorded whatever `every` says. */
+        if (run->diverged < 0 && (s->step % m->every == 0 || run->settled_step >= 0))
+            rc = writers_record(run, err);
+        if (o->progress)
+            progress_update(&pg, s->step, clock_s());
+    }
+    if (o->progress)
+        progress_end(&pg);
+    return rc;
+}
+
+static void fill_result(const struct run *run, struct run_result *r)
+{
+    const struct state *s = run->s;
+    r->steps_done = s->step;
+    r->max_stretch = solver_max_stretch(run->lm, s);
+    r->settled_step = run->settled_step;
+    for (int k = 0; k < LOG_KINDS; k++)
+        r->events[k] = events_count(run->ev, (enum event_log_kind)k);
+    r->live_links = 0;
+    for (size_t i = 0; i < s->nlinks; i++)
+        r->live_links += s->alive[i];
+    r->diverged_point = run->diverged;
+    metrics_compute(run->lm, s, &r->final);
+    if (run->diverged >= 0) {
+        r->status = RUN_DIVERGED;
+    } else if (stop_signal && s->step < run->m->steps) {
+        r->status = RUN_INTERRUPTED;
+        r->signal = stop_signal;
+    }
+}
+
+static const char *source_name(const struct model *m)
+{
+    return m->source ? m->source : m->name ? m->name : "model";
+}
+
+static const char *signal_name(int sig)
+{
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+/* The message for a run that stopped early (diverged or interrupted); CATENA_OK otherwise. */
+static int stopped_error(const struct run *run, const struct run_result *r,
+                         struct catena_error *err)
+{
+    const struct model *m = run->m;
+    if (r->status == RUN_INTERRUPTED)
+        return error_set(err, CATENA_EFAIL, "%s: interrupted by %s at step %ld of %ld",
+                         source_name(m), signal_name(r->signal), r->steps_done, m->steps);
+    if (r->status != RUN_DIVERGED)
+        return CATENA_OK;
+    char buf[64], pos[160];
+    const char *label = model_point_label(m, (size_t)run->diverged, buf, sizeof buf);
+    const vec3 x = run->s->x[run->diverged];
+    if (m->dims == 3)
+        snprintf(pos, sizeof pos, "(%g, %g, %g)", x.x, x.y, x.z);
+    else
+        snprintf(pos, sizeof pos, "(%g, %g)", x.x, x.y);
+    if (v3_isfinite(x))
+        return error_set(err, CATENA_EFAIL,
+                         "%s: diverged at step %ld: point %s is at %s, beyond %g m", source_name(m),
+                         r->steps_done, label, pos, SOLVER_ABSURD);
+    return error_set(err, CATENA_EFAIL,
+                     "%s: diverged at step %ld: point %s has a non-finite position %s",
+                     source_name(m), r->steps_done, label, pos);
+}
+
+/* scenario.json: the effective scenario, so that the run directory alone rebuilds the model
+ * (`catena catenary RUN_DIR`). Models built in code have no text and write none. */
+static int write_scenario(const char *dir, const struct model *m, struct catena_error *err)
+{
+    if (!m->scenario_json)
+        return CATENA_OK;
+    struct outfile f;
+    const int rc = outfile_open(&f, dir, "scenario.json", err);
+    if (rc != CATENA_OK)
+        return rc;
+    fputs(m->scenario_json, f.fp);
+    fputc('\n', f.fp);
+    return outfile_commit(&f, err);
+}
+
+/* The reports output.reports asks for, on the final state of a run that completed. */
+static int write_reports(const struct run *run, const struct run_options *o,
+                         const struct run_result *r, struct catena_error *err)
+{
+    /* The working copy: the rest lengths, masses and pins that events left. */
+    const struct model *m = run->lm;
+    if (!(m->reports & REPORT_CATENARY) || r->status != RUN_OK)
+        return CATENA_OK;
+    const char *dir = o->out_dir;
+    const struct report_catenary_options ro = {.label = dir, .first = -1, .last = -1};
+    struct report_catenary *rep;
+    int rc = report_catenary_build(m, run->s->x, run->s->step, run->s->t, &ro, &rep, err);
+    if (rc == CATENA_OK)
+        rc = report_catenary_write(dir, rep, dir, err);
+    if (rc == CATENA_OK && o->plot)
+        rc = report_catenary_plot(rep, dir, "catenary.png", err);
+    report_catenary_destroy(rep);
+    return rc;
+}
+
+int run_simulation(const struct model *m, const struct run_options *o, struct run_result *r,
+                   struct catena_error *err)
+{
+    *r = (struct run_result){.status = RUN_OK, .diverged_point = -1, .settled_step = -1};
+    error_clear(err);
+    if (m->every < 1)
+        return error_set(err, CATENA_EINPUT, "%s: output.every: must be at least 1 (got %ld)",
+                         source_name(m), m->every);
+    struct run run = {.m = m, .diverged = -1, .settle = {.quiet_from = -1}, .settled_step = -1};
+    run.ev = events_create(m);
+    run.lm = run.ev ? events_model(run.ev) : NULL;
+    run.s = run.lm ? state_create(run.lm) : NULL;
+    if (!run.s) {
+        events_destroy(run.ev);
+        return error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(m));
+    }
+    /* Caught before anything is written, so a signal never leaves a temporary file behind. */
+    signals_catch(&run);
+    int rc = outfile_mkdirs(o->out_dir, err);
+    if (rc == CATENA_OK)
+        rc = write_scenario(o->out_dir, m, err);
+    if (rc == CATENA_OK)
+        rc = writers_open(&run, o->out_dir, err);
+    if (rc == CATENA_OK)
+        rc = events_log_open(run.ev, o->out_dir, err);
+    if (rc == CATENA_OK && !(run.topology = topology_log_open(o->out_dir, m, err)))
+        rc = err->code;
+    if (rc == CATENA_OK) {
+        const double start = clock_s();
+        rc = run_steps(&run, o, err);
+        r->wall_s = clock_s() - start;
+    }
+    fill_result(&run, r);
+    if (rc == CATENA_OK)
+        rc = writers_close(&run, err);
+    else
+        writers_abort(&run);
+    if (rc == CATENA_OK)
+        rc = summary_write(o->out_dir, m, r, err);
+    if (rc == CATENA_OK)
+        rc = write_reports(&run, o, r, err);
+    if (rc == CATENA_OK)
+        rc = stopped_error(&run, r, err);
+    signals_restore(&run);
+    state_destroy(run.s);
+    events_destroy(run.ev);
+    return rc;
+}
+
+const char *run_status_name(enum run_status status)
+{
+    switch (status) {
+    case RUN_OK:
+        return "ok";
+    case RUN_DIVERGED:
+        return "diverged";
+    case RUN_INTERRUPTED:
+        return "interrupted";
+    }
+    return "?";
+}

@@ -1,0 +1,142 @@
+/* summary.json: what ran (catena version, scenario hash, effective parameters, counts) and
+ * how it ended (status, steps, simulated and wall time, speed, final metrics, and for a
+ * diverged run the step and point where positions stopped being finite). */
+#include "run/summary.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "core/json_out.h"
+#include "io/traj.h"
+
+/* cJSON's Add* calls return NULL on OOM and take a NULL parent quietly, so each result
+ * goes through need(), which remembers that something is missing. */
+static cJSON *need(cJSON *item, int *ok)
+{
+    if (!item)
+        *ok = 0;
+    return item;
+}
+
+/* Adds item under key (or to an array when key is NULL), freeing it if that fails. */
+static void add_item(cJSON *parent, const char *key, cJSON *item, int *ok)
+{
+    int added = key ? cJSON_AddItemToObject(parent, key, item) : cJSON_AddItemToArray(parent, item);
+    if (!added) {
+        cJSON_Delete(item);
+        *ok = 0;
+    }
+}
+
+static cJSON *add_string_or_null(cJSON *obj, const char *key, const char *s)
+{
+    return s ? cJSON_AddStringToObject(obj, key, s) : cJSON_AddNullToObject(obj, key);
+}
+
+static void add_parameters(cJSON *root, const struct model *m, int *ok)
+{
+    cJSON *p = need(cJSON_AddObjectToObject(root, "parameters"), ok);
+    need(json_out_add_number(p, "dimensions", m->dims), ok);
+    need(json_out_add_number(p, "dt", m->dt), ok);
+    need(json_out_add_number(p, "steps", (double)m->steps), ok);
+    need(json_out_add_number(p, "substeps", m->substeps), ok);
+    need(cJSON_AddStringToObject(p, "method", model_method_name(m->method)), ok);
+    need(json_out_add_number(p, "iterations", m->iterations), ok);
+    need(cJSON_AddStringToObject(p, "order", model_order_name(m->order)), ok);
+    need(json_out_add_number(p, "damping", m->damping), ok);
+    add_item(p, "max_length_pass", cJSON_CreateBool(m->max_length_pass), ok);
+    add_item(p, "global", cJSON_CreateBool(m->global), ok);
+    need(json_out_add_number(p, "collide_every", m->collide_every), ok);
+    need(json_out_add_number(p, "shock_iterations", m->shock_iterations), ok);
+    const double g[3] = {m->gravity.x, m->gravity.y, m->gravity.z};
+    cJSON *gravity = need(cJSON_AddArrayToObject(p, "gravity"), ok);
+    for (int k = 0; k < m->dims; k++)
+        add_item(gravity, NULL, json_out_number(g[k]), ok);
+    need(json_out_add_number(p, "every", (double)m->every), ok);
+    cJSON *formats = need(cJSON_AddArrayToObject(p, "formats"), ok);
+    for (unsigned bit = FORMAT_CSV; bit <= FORMAT_NPY; bit <<= 1)
+        if (m->formats & bit)
+            add_item(formats, NULL, cJSON_CreateString(traj_format_name(bit)), ok);
+}
+
+static cJSON *build(const struct model *m, const struct run_result *r)
+{
+    int ok = 1;
+    cJSON *root = need(cJSON_CreateObject(), &ok);
+    need(cJSON_AddStringToObject(root, "catena_version", PACKAGE_VERSION), &ok);
+
+    cJSON *sc = need(cJSON_AddObjectToObject(root, "scenario"), &ok);
+    need(add_string_or_null(sc, "name", m->name), &ok);
+    need(add_string_or_null(sc, "file", m->source), &ok);
+    need(cJSON_AddStringToObject(sc, "sha256", m->sha256), &ok);
+    cJSON *ov = need(cJSON_AddArrayToObject(sc, "overrides"), &ok);
+    for (size_t i = 0; i < m->noverrides; i++)
+        add_item(ov, NULL, cJSON_CreateString(m->overrides[i]), &ok);
+
+    add_parameters(root, m, &ok);
+
+    cJSON *counts = need(cJSON_AddObjectToObject(root, "counts"), &ok);
+    need(json_out_add_number(counts, "points", (double)m->npoints), &ok);
+    need(json_out_add_number(counts, "links", (double)m->nlinks), &ok);
+    need(json_out_add_number(counts, "angles", (double)m->nangles), &ok);
+    need(json_out_add_number(counts, "areas", (double)m->nareas), &ok);
+    need(json_out_add_number(counts, "shapes", (double)m->nshapes), &ok);
+    need(json_out_add_number(counts, "attachments", (double)m->nattachments), &ok);
+    need(json_out_add_number(counts, "pins", (double)m->npins), &ok);
+    need(json_out_add_number(counts, "bodies", (double)m->nbodies), &ok);
+    need(json_out_add_number(counts, "obstacles", (double)m->nobstacles), &ok);
+
+    need(cJSON_AddStringToObject(root, "status", run_status_name(r->status)), &ok);
+    need(json_out_add_number(root, "steps_done", (double)r->steps_done), &ok);
+    need(json_out_add_number(root, "time", (double)r->steps_done * m->dt), &ok);
+    need(json_out_add_number(root, "wall_time", r->wall_s), &ok);
+    double speed = r->wall_s > 0 ? (double)r->steps_done / r->wall_s : 0.0;
+    need(json_out_add_number(root, "steps_per_second", speed), &ok);
+
+    if (m->settle_speed > 0.0)
+        need(r->settled_step >= 0
+                 ? json_out_add_number(root, "settled_step", (double)r->settled_step)
+                 : cJSON_AddNullToObject(root, "settled_step"),
+             &ok);
+    cJSON *events = need(cJSON_AddObjectToObject(root, "events"), &ok);
+    for (int k = 0; k < LOG_KINDS; k++)
+        need(json_out_add_number(events, events_log_names[k], (double)r->events[k]), &ok);
+
+    cJSON *final = need(cJSON_AddObjectToObject(root, "final"), &ok);
+    need(json_out_add_number(final, "max_stretch", r->max_stretch), &ok);
+    need(json_out_add_number(final, "live_links", (double)r->live_links), &ok);
+    need(json_out_add_number(final, "error_sum", r->final.error_sum), &ok);
+    need(json_out_add_number(final, "error_max", r->final.error_max), &ok);
+    need(json_out_add_number(final, "kinetic", r->final.kinetic), &ok);
+    need(json_out_add_number(final, "potential", r->final.potential), &ok);
+    need(json_out_add_number(final, "max_speed", r->final.max_speed), &ok);
+
+    if (r->status == RUN_DIVERGED) {
+        /* The run checks positions after each step, so steps_done includes the step that
+         * diverged (0 when the initial positions already were not finite). */
+        cJSON *dv = need(cJSON_AddObjectToObject(root, "diverged"), &ok);
+        need(json_out_add_number(dv, "step", (double)r->steps_done), &ok);
+        char buf[256];
+        const char *label = r->diverged_point >= 0
+                                ? model_point_label(m, (size_t)r->diverged_point, buf, sizeof buf)
+                                : NULL;
+        need(add_string_or_null(dv, "point", label), &ok);
+    }
+    if (!ok) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
+}
+
+int summary_write(const char *dir, const struct model *m, const struct run_result *r,
+                  struct catena_error *err)
+{
+    cJSON *root = build(m, r);
+    const int rc = root ? json_out_write(dir, "summary.json", root, err)
+                        : error_set(err, CATENA_EFAIL, "%s/summary.json: out of memory", dir);
+    cJSON_Delete(root);
+    return rc;
+}

@@ -1,0 +1,13 @@
+/* summary.json: what ran (catena version, scenario hash, effective parameters) and how it
+ * ended (steps, wall time, steps/s, final metrics, status). */
+#ifndef CATENA_SUMMARY_H
+#define CATENA_SUMMARY_H
+
+#include "core/error.h"
+#include "model/model.h"
+#include "run/run.h"
+
+int summary_write(const char *dir, const struct model *m, const struct run_result *r,
+                  struct catena_error *err);
+
+#endif

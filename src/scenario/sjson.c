@@ -1,0 +1,724 @@
+/* The scenario loader's JSON layer (see scenario/sjson.h). cJSON builds the tree, but it
+ * reports a syntax error only as an approximate offset (one byte past a bad key) and no
+ * reason, so a small strict RFC 8259 scanner runs first and says what and where. */
+#include "scenario/sjson.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fmt_double.h"
+
+const struct sjson_range SJSON_ANY = {-INFINITY, INFINITY, 0, 0};
+const struct sjson_range SJSON_POSITIVE = {0, INFINITY, 1, 0};
+const struct sjson_range SJSON_NONNEG = {0, INFINITY, 0, 0};
+const struct sjson_range SJSON_UNIT = {0, 1, 1, 0};
+const struct sjson_range SJSON_ABOVE_ONE = {1, INFINITY, 1, 0};
+
+/* Deeper nesting is refused before cJSON's own limit (1000) is reached. */
+#define SCAN_MAX_DEPTH 512
+
+/* ---- strict syntax scan ---- */
+
+struct scan {
+    const char *s;
+    size_t len, pos;
+    int depth;
+    size_t err_pos; /* where the first error is */
+    char what[256]; /* what it is */
+};
+
+/* 1-based line and column of byte pos; columns count UTF-8 characters, not bytes. */
+static void line_col(const char *s, size_t pos, size_t *line, size_t *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < pos; i++) {
+        if (s[i] == '\n') {
+            ++*line;
+            *col = 1;
+        } else if (((unsigned char)s[i] & 0xC0) != 0x80) {
+            ++*col;
+        }
+    }
+}
+
+static int scan_fail(struct scan *sc, size_t pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int scan_fail(struct scan *sc, size_t pos, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sc->what, sizeof sc->what, fmt, ap);
+    va_end(ap);
+    sc->err_pos = pos;
+    return -1;
+}
+
+static int is_word_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Describes what is at pos for "expected X, got Y": end of file, a word, a character. */
+static const char *scan_found(const struct scan *sc, size_t pos, char *buf, size_t size)
+{
+    if (pos >= sc->len)
+        return "end of file";
+    const unsigned char c = (unsigned char)sc->s[pos];
+    if (isalpha(c)) {
+        size_t n = 0;
+        while (pos + n < sc->len && n < 32 && is_word_char(sc->s[pos + n]))
+            n++;
+        snprintf(buf, size, "\"%.*s\"", (int)n, sc->s + pos);
+    } else if (c >= 0x20 && c < 0x7F) {
+        snprintf(buf, size, "'%c'", c);
+    } else {
+        snprintf(buf, size, "byte 0x%02X", c);
+    }
+    return buf;
+}
+
+static void scan_ws(struct scan *sc)
+{
+    while (sc->pos < sc->len && sc->s[sc->pos] && strchr(" \t\n\r", sc->s[sc->pos]))
+        sc->pos++;
+}
+
+/* "unexpected end of file (the object opened at 3:5 is not closed)" or "expected X, got Y". */
+static int scan_expected(struct scan *sc, const char *expected, const char *container, size_t open)
+{
+    char buf[48];
+    if (sc->pos >= sc->len) {
+        size_t line, col;
+        line_col(sc->s, open, &line, &col);
+        return scan_fail(sc, sc->pos,
+                         "unexpected end of file (the %s opened at %zu:%zu is not closed)",
+                         container, line, col);
+    }
+    if (sc->s[sc->pos] == '\'')
+        return scan_fail(sc, sc->pos, "strings must be in double quotes");
+    return scan_fail(sc, sc->pos, "expected %s, got %s", expected,
+                     scan_found(sc, sc->pos, buf, sizeof buf));
+}
+
+static int scan_value(struct scan *sc);
+
+/* The 4 hex digits of a \u escape at pos (just after the 'u'); -1 if they are not there. */
+static long scan_hex4(const struct scan *sc, size_t pos)
+{
+    long v = 0;
+    for (size_t i = pos; i < pos + 4; i++) {
+        if (i >= sc->len || !isxdigit((unsigned char)sc->s[i]))
+            return -1;
+        const char c = (char)tolower((unsigned char)sc->s[i]);
+        v = 16 * v + (isdigit((unsigned char)c) ? c - '0' : c - 'a' + 10);
+    }
+    return v;
+}
+
+/* A \u escape whose backslash is at esc; sc->pos is just after the 'u'. cJSON fails
+ * without a reason on a broken surrogate pair, and stops a string at \u0000 (so that
+ * "a\u0000b" would silently read as "a"): both are refused here, with the reason. */
+static int scan_unicode_escape(struct scan *sc, size_t esc)
+{
+    const long u = scan_hex4(sc, sc->pos);
+    if (u < 0)
+        return scan_fail(sc, esc, "invalid escape (\\u needs 4 hex digits)");
+    sc->pos += 4;
+    if (u == 0)
+        return scan_fail(sc, esc, "\\u0000 (a NUL character) is not allowed in a string");
+    if (u >= 0xDC00 && u <= 0xDFFF)
+        return scan_fail(sc, esc,
+                         "invalid escape \\u%04lX (the second half of a surrogate pair, "
+                         "without a first)",
+                         u);
+    if (u < 0xD800 || u > 0xDBFF)
+        return 0;
+    const long low = sc->pos + 1 < sc->len && sc->s[sc->pos] == '\\' && sc->s[sc->pos + 1] == 'u'
+                         ? scan_hex4(sc, sc->pos + 2)
+                         : -1;
+    if (low < 0xDC00 || low > 0xDFFF)
+        return scan_fail(sc, esc,
+                         "invalid escape \\u%04lX (the first half of a surrogate pair: "
+                         "\\uDC00 to \\uDFFF must follow)",
+                         u);
+    sc->pos += 6;
+    return 0;
+}
+
+static int scan_string(struct scan *sc)
+{
+    const size_t start = sc->pos++;
+    for (;;) {
+        if (sc->pos >= sc->len)
+            return scan_fail(sc, start, "unterminated string");
+        const unsigned char c = (unsigned char)sc->s[sc->pos];
+        if (c == '"') {
+            sc->pos++;
+            return 0;
+        }
+        if (c == '\n' || c == '\r')
+            return scan_fail(sc, start,
+                             "unterminated string (a string cannot contain a line break)");
+        if (c < 0x20)
+            return scan_fail(sc, sc->pos, "unescaped control character 0x%02X in a string", c);
+        if (c == '\\') {
+            const size_t esc = sc->pos++;
+            if (sc->pos >= sc->len)
+                return scan_fail(sc, start, "unterminated string");
+            const char e = sc->s[sc->pos++];
+            if (e == 'u') {
+                if (scan_unicode_escape(sc, esc))
+                    return -1;
+            } else if (!e || !strchr("\"\\/bfnrt", e)) {
+                if (e > 0x20 && e < 0x7F)
+                    return scan_fail(sc, esc, "invalid escape '\\%c' in a string", e);
+                return scan_fail(sc, esc,
+                                 "invalid escape in a string ('\\' followed by byte 0x%02X)",
+                                 (unsigned char)e);
+            }
+            continue;
+        }
+        sc->pos++;
+    }
+}
+
+static int scan_digits(struct scan *sc, const char *after)
+{
+    if (sc->pos >= sc->len || !isdigit((unsigned char)sc->s[sc->pos]))
+        return scan_fail(sc, sc->pos, "expected a digit after %s", after);
+    while (sc->pos < sc->len && isdigit((unsigned char)sc->s[sc->pos]))
+        sc->pos++;
+    return 0;
+}
+
+static int scan_number(struct scan *sc)
+{
+    const size_t start = sc->pos;
+    if (sc->s[sc->pos] == '-')
+        sc->pos++;
+    if (sc->pos < sc->len && sc->s[sc->pos] == '0' && sc->pos + 1 < sc->len &&
+        isdigit((unsigned char)sc->s[sc->pos + 1]))
+        return scan_fail(sc, sc->pos, "numbers cannot have leading zeros");
+    if (scan_digits(sc, "'-'"))
+        return -1;
+    if (sc->pos < sc->len && sc->s[sc->pos] == '.') {
+        sc->pos++;
+        if (scan_digits(sc, "'.'"))
+            return -1;
+    }
+    if (sc->pos < sc->len && (sc->s[sc->pos] == 'e' || sc->s[sc->pos] == 'E')) {
+        sc->pos++;
+        if (sc->pos < sc->len && (sc->s[sc->pos] == '+' || sc->s[sc->pos] == '-'))
+            sc->pos++;
+        if (scan_digits(sc, "the exponent mark"))
+            return -1;
+    }
+    /* The text is NUL-terminated and a JSON number is a strtod number that ends here. */
+    if (isinf(strtod(sc->s + start, NULL)))
+        return scan_fail(sc, start, "number %.*s is out of range", (int)(sc->pos - start),
+                         sc->s + start);
+    return 0;
+}
+
+/* NaN and Infinity (as JavaScript or Python write them) are not JSON; say so. */
+static int is_non_finite_word(const struct scan *sc, size_t *n)
+{
+    static const char *const words[] = {"NaN", "Infinity", "-Infinity", "nan", "inf", "-inf"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+        const size_t k = strlen(words[i]);
+        if (sc->len - sc->pos >= k && strncmp(sc->s + sc->pos, words[i], k) == 0 &&
+            (sc->pos + k == sc->len || !is_word_char(sc->s[sc->pos + k]))) {
+            *n = k;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int scan_container(struct scan *sc, char close)
+{
+    const char *name = close == '}' ? "object" : "array";
+    const size_t open = sc->pos++;
+    if (++sc->depth > SCAN_MAX_DEPTH)
+        return scan_fail(sc, open, "nesting deeper than %d levels", SCAN_MAX_DEPTH);
+    scan_ws(sc);
+    if (sc->pos < sc->len && sc->s[sc->pos] == close) {
+        sc->pos++;
+        sc->depth--;
+        return 0;
+    }
+    for (;;) {
+        if (close == '}') {
+            if (sc->pos >= sc->len || sc->s[sc->pos] != '"')
+                return scan_expected(sc, "a key in double quotes", name, open);
+            if (scan_string(sc))
+                return -1;
+            scan_ws(sc);
+            if (sc->pos >= sc->len || sc->s[sc->pos] != ':')
+                return scan_expected(sc, "':' after the key", name, open);
+            sc->pos++;
+            scan_ws(sc);
+        }
+        if (sc->pos >= sc->len)
+            return scan_expected(sc, "a value", name, open);
+        if (scan_value(sc))
+            return -1;
+        scan_ws(sc);
+        if (sc->pos < sc->len && sc->s[sc->pos] == close) {
+            sc->pos++;
+            sc->depth--;
+            return 0;
+        }
+        if (sc->pos >= sc->len || sc->s[sc->pos] != ',')
+            return scan_expected(sc, close == '}' ? "',' or '}'" : "',' or ']'", name, open);
+        const size_t comma = sc->pos++;
+        scan_ws(sc);
+        if (sc->pos < sc->len && sc->s[sc->pos] == close)
+            return scan_fail(sc, comma, "trailing comma before '%c'", close);
+    }
+}
+
+static int scan_value(struct scan *sc)
+{
+    const char c = sc->s[sc->pos];
+    size_t n;
+    char buf[48];
+    if (c == '{')
+        return scan_container(sc, '}');
+    if (c == '[')
+        return scan_container(sc, ']');
+    if (c == '"')
+        return scan_string(sc);
+    if (is_non_finite_word(sc, &n))
+        return scan_fail(sc, sc->pos, "%.*s is not allowed (JSON numbers are finite)", (int)n,
+                         sc->s + sc->pos);
+    if (c == '-' || isdigit((unsigned char)c))
+        return scan_number(sc);
+    static const char *const literals[] = {"true", "false", "null"};
+    for (size_t i = 0; i < 3; i++) {
+        const size_t k = strlen(literals[i]);
+        if (sc->len - sc->pos >= k && strncmp(sc->s + sc->pos, literals[i], k) == 0 &&
+            (sc->pos + k == sc->len || !is_word_char(sc->s[sc->pos + k]))) {
+            sc->pos += k;
+            return 0;
+        }
+    }
+    if (c == '\'')
+        return scan_fail(sc, sc->pos, "strings must be in double quotes");
+    if (c == '/')
+        return scan_fail(sc, sc->pos, "comments are not allowed in JSON");
+    return scan_fail(sc, sc->pos, "expected a value, got %s",
+                     scan_found(sc, sc->pos, buf, sizeof buf));
+}
+
+/* Scans the whole text: one value, then only whitespace. */
+static int scan_document(struct scan *sc)
+{
+    if (sc->len >= 3 && memcmp(sc->s, "\xEF\xBB\xBF", 3) == 0)
+        return scan_fail(sc, 0,
+                         "a byte order mark is not allowed (save the file as UTF-8 without BOM)");
+    scan_ws(sc);
+    if (scan_value(sc))
+        return -1;
+    scan_ws(sc);
+    if (sc->pos < sc->len) {
+        char buf[48];
+        return scan_fail(sc, sc->pos, "unexpected %s after the top-level value",
+                         scan_found(sc, sc->pos, buf, sizeof buf));
+    }
+    return 0;
+}
+
+static int only_whitespace(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (!s[i] || !strchr(" \t\n\r", s[i]))
+            return 0;
+    return 1;
+}
+
+cJSON *sjson_parse(const char *label, const char *text, size_t len, struct catena_error *err)
+{
+    if (only_whitespace(text, len)) {
+        error_set(err, CATENA_EINPUT, "%s:1:1: empty file, expected a JSON object", label);
+        return NULL;
+    }
+    /* Both the scanner's strtod and cJSON need a terminating NUL after the bytes. */
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        error_set(err, CATENA_EFAIL, "%s: out of memory", label);
+        return NULL;
+    }
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    struct scan sc = {.s = copy, .len = len};
+    cJSON *root = NULL;
+    if (scan_document(&sc)) {
+        size_t line, col;
+        line_col(copy, sc.err_pos, &line, &col);
+        error_set(err, CATENA_EINPUT, "%s:%zu:%zu: invalid JSON: %s", label, line, col, sc.what);
+    } else {
+        const char *end = NULL;
+        root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 1);
+        /* The scan accepted the text, so only memory can be missing here. */
+        if (!root)
+            error_set(err, CATENA_EFAIL, "%s: out of memory", label);
+    }
+    free(copy);
+    return root;
+}
+
+/* ---- messages and paths ---- */
+
+int sjson_error(const struct sjson *cx, const char *path, const char *fmt, ...)
+{
+    char msg[sizeof cx->err->msg];
+    size_t n = 0;
+    if (path && *path)
+        n = (size_t)snprintf(msg, sizeof msg, "%.1000s: ", path);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + n, sizeof msg - n, fmt, ap);
+    va_end(ap);
+    /* Keys and strings from the file may hold escaped control characters (a "\n"); a
+     * message stays on one line. */
+    for (char *c = msg; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7F)
+            *c = '?';
+    return error_set(cx->err, CATENA_EINPUT, "%s: %s", cx->label, msg);
+}
+
+const char *sjson_show(char buf[SJSON_SHOW_SIZE], const char *s)
+{
+    size_t n = strlen(s);
+    if (n <= SJSON_SHOW_MAX)
+        return memcpy(buf, s, n + 1);
+    n = SJSON_SHOW_MAX;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) /* not inside a UTF-8 character */
+        n--;
+    memcpy(buf, s, n);
+    memcpy(buf + n, "...", 4);
+    return buf;
+}
+
+const char *sjson_type_name(const cJSON *item)
+{
+    if (cJSON_IsNumber(item))
+        return "a number";
+    if (cJSON_IsString(item))
+        return "a string";
+    if (cJSON_IsObject(item))
+        return "an object";
+    if (cJSON_IsArray(item))
+        return "an array";
+    if (cJSON_IsBool(item))
+        return "a boolean";
+    return "null";
+}
+
+char *sjson_path_key(char buf[SJSON_PATH_MAX], const char *parent, const char *key)
+{
+    snprintf(buf, SJSON_PATH_MAX, "%s%s%s", parent, *parent ? "." : "", key);
+    return buf;
+}
+
+char *sjson_path_index(char buf[SJSON_PATH_MAX], const char *parent, size_t i)
+{
+    snprintf(buf, SJSON_PATH_MAX, "%s[%zu]", parent, i);
+    return buf;
+}
+
+const cJSON *sjson_child(const cJSON *obj, const char *key)
+{
+    return obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+/* ---- did-you-mean ---- */
+
+size_t sjson_distance(const char *a, const char *b)
+{
+    /* Two rows of the Wagner-Fischer table; long words are never "close". */
+    enum { MAXW = 64 };
+    const size_t na = strlen(a), nb = strlen(b);
+    if (na > MAXW || nb > MAXW)
+        return (size_t)-1;
+    size_t prev[MAXW + 1], cur[MAXW + 1];
+    for (size_t j = 0; j <= nb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            const size_t sub = prev[j - 1] + (tolower((unsigned char)a[i - 1]) !=
+                                              tolower((unsigned char)b[j - 1]));
+            const size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, (nb + 1) * sizeof *prev);
+    }
+    return prev[nb];
+}
+
+int sjson_is_close(const char *word, const char *candidate)
+{
+    const size_t n = strlen(candidate);
+    const size_t limit = n <= 3 ? 1 : n <= 6 ? 2 : 3;
+    return sjson_distance(word, candidate) <= limit;
+}
+
+/* The name closest to word, if close enough for a hint. names walks a NULL-terminated
+ * table whose rows are stride bytes apart (a string array or a struct sjson_key table). */
+static const char *closest(const char *word, const char *const *names, size_t stride)
+{
+    const char *best = NULL;
+    size_t best_d = (size_t)-1;
+    for (size_t i = 0;; i++) {
+        const char *name = *(const char *const *)((const char *)names + i * stride);
+        if (!name)
+            break;
+        const size_t d = sjson_distance(word, name);
+        if (d < best_d && sjson_is_close(word, name)) {
+            best = name;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+/* ---- objects and their keys ---- */
+
+static const struct sjson_key *find_key(const struct sjson_key *keys, const char *name)
+{
+    for (; keys->name; keys++)
+        if (strcmp(keys->name, name) == 0)
+            return keys;
+    return NULL;
+}
+
+static int unknown_key(const struct sjson *cx, const char *path, const char *key,
+                       const struct sjson_key *keys)
+{
+    char p[SJSON_PATH_MAX];
+    sjson_path_key(p, path, key);
+    const char *hint = closest(key, &keys->name, sizeof *keys);
+    if (hint)
+        return sjson_error(cx, p, "unknown key (did you mean \"%s\"?)", hint);
+    char list[1024] = "";
+    size_t len = 0;
+    for (const struct sjson_key *k = keys; k->name && len < sizeof list; k++)
+        len +=
+            (size_t)snprintf(list + len, sizeof list - len, "%s%s", k == keys ? "" : ", ", k->name);
+    return sjson_error(cx, p, "unknown key (valid keys: %s)", list);
+}
+
+int sjson_check_object(const struct sjson *cx, const cJSON *item, const char *path,
+                       const struct sjson_key *keys)
+{
+    if (!cJSON_IsObject(item))
+        return sjson_error(cx, path, "expected an object, got %s", sjson_type_name(item));
+    for (const cJSON *c = item->child; c; c = c->next) {
+        if (!find_key(keys, c->string))
+            return unknown_key(cx, path, c->string, keys);
+        for (const cJSON *d = item->child; d != c; d = d->next) {
+            if (strcmp(d->string, c->string) == 0) {
+                char p[SJSON_PATH_MAX];
+                return sjson_error(cx, sjson_path_key(p, path, c->string), "duplicate key");
+            }
+        }
+    }
+    for (const struct sjson_key *k = keys; k->name; k++)
+        if (k->required && !sjson_child(item, k->name))
+            return sjson_error(cx, path, "missing required key \"%s\"", k->name);
+    return 0;
+}
+
+int sjson_object(const struct sjson *cx, const cJSON *parent, const char *parent_path,
+                 const char *key, const struct sjson_key *keys, const cJSON **out)
+{
+    char p[SJSON_PATH_MAX];
+    *out = sjson_child(parent, key);
+    if (!*out)
+        return 0;
+    return sjson_check_object(cx, *out, sjson_path_key(p, parent_path, key), keys);
+}
+
+int sjson_array(const struct sjson *cx, const cJSON *parent, const char *parent_path,
+                const char *key, const cJSON **out)
+{
+    char p[SJSON_PATH_MAX];
+    *out = sjson_child(parent, key);
+    if (*out && !cJSON_IsArray(*out))
+        return sjson_error(cx, sjson_path_key(p, parent_path, key), "expected an array, got %s",
+                           sjson_type_name(*out));
+    return 0;
+}
+
+/* ---- typed values ---- */
+
+/* "must be greater than 0 and at most 1" for a range. */
+static void range_text(const struct sjson_range *r, char *buf, size_t size)
+{
+    char lo[FMT_DOUBLE_SIZE], hi[FMT_DOUBLE_SIZE];
+    fmt_double(lo, r->lo);
+    fmt_double(hi, r->hi);
+    const char *lo_word = r->lo_excluded ? "greater than" : "at least";
+    const char *hi_word = r->hi_excluded ? "less than" : "at most";
+    if (isfinite(r->lo) && isfinite(r->hi))
+        snprintf(buf, size, "must be %s %s and %s %s", lo_word, lo, hi_word, hi);
+    else if (isfinite(r->lo))
+        snprintf(buf, size, "must be %s %s", lo_word, lo);
+    else
+        snprintf(buf, size, "must be %s %s", hi_word, hi);
+}
+
+static int in_range(const struct sjson_range *r, double v)
+{
+    return (r->lo_excluded ? v > r->lo : v >= r->lo) && (r->hi_excluded ? v < r->hi : v <= r->hi);
+}
+
+int sjson_number(const struct sjson *cx, const cJSON *item, const char *path,
+                 const struct sjson_range *range, double *out)
+{
+    char got[FMT_DOUBLE_SIZE], want[128];
+    if (!cJSON_IsNumber(item))
+        return sjson_error(cx, path, "expected a number, got %s", sjson_type_name(item));
+    /* Numbers are formatted only for a message: a large scenario has millions of them. */
+    const double v = item->valuedouble;
+    if (isfinite(v) && in_range(range, v)) {
+        *out = v;
+        return 0;
+    }
+    fmt_double(got, v);
+    if (!isfinite(v))
+        return sjson_error(cx, path, "must be a finite number (got %s)", got);
+    range_text(range, want, sizeof want);
+    return sjson_error(cx, path, "%s (got %s)", want, got);
+}
+
+int sjson_integer(const struct sjson *cx, const cJSON *item, const char *path, long long lo,
+                  long long hi, long long *out)
+{
+    char got[FMT_DOUBLE_SIZE];
+    double v = 0;
+    if (sjson_number(cx, item, path, &SJSON_ANY, &v))
+        return CATENA_EINPUT;
+    if (v == floor(v) && v >= (double)lo && v <= (double)hi) {
+        *out = (long long)v;
+        return 0;
+    }
+    fmt_double(got, v);
+    if (v != floor(v))
+        return sjson_error(cx, path, "expected an integer, got %s", got);
+    if (v < (double)lo)
+        return sjson_error(cx, path, "must be at least %lld (got %s)", lo, got);
+    return sjson_error(cx, path, "must be at most %lld (got %s)", hi, got);
+}
+
+int sjson_vector(const struct sjson *cx, const cJSON *item, const char *path, int dims, vec3 *out)
+{
+    if (!cJSON_IsArray(item))
+        return sjson_error(cx, path, "expected an array of %d numbers, got %s", dims,
+                           sjson_type_name(item));
+    const int n = cJSON_GetArraySize(item);
+    if (n != dims)
+        return sjson_error(cx, path, "expected an array of %d numbers, got %d %s", dims, n,
+                           n == 1 ? "element" : "elements");
+    double c[3] = {0, 0, 0};
+    int i = 0;
+    for (const cJSON *e = item->child; e; e = e->next, i++) {
+        char p[SJSON_PATH_MAX];
+        if (sjson_number(cx, e, sjson_path_index(p, path, (size_t)i), &SJSON_ANY, &c[i]))
+            return CATENA_EINPUT;
+    }
+    *out = v3(c[0], c[1], c[2]);
+    return 0;
+}
+
+int sjson_string(const struct sjson *cx, const cJSON *item, const char *path, const char **out)
+{
+    if (!cJSON_IsString(item))
+        return sjson_error(cx, path, "expected a string, got %s", sjson_type_name(item));
+    *out = item->valuestring;
+    return 0;
+}
+
+int sjson_enum(const struct sjson *cx, const cJSON *item, const char *path,
+               const char *const *names, int *out)
+{
+    const char *s = NULL;
+    if (sjson_string(cx, item, path, &s))
+        return CATENA_EINPUT;
+    for (int i = 0; names[i]; i++) {
+        if (strcmp(s, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    }
+    const char *hint = closest(s, names, sizeof *names);
+    char shown[SJSON_SHOW_SIZE];
+    sjson_show(shown, s);
+    if (hint)
+        return sjson_error(cx, path, "unknown value \"%s\" (did you mean \"%s\"?)", shown, hint);
+    char list[512] = "";
+    size_t len = 0;
+    for (int i = 0; names[i] && len < sizeof list; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s\"%s\"",
+                                i == 0         ? ""
+                                : names[i + 1] ? ", "
+                                               : " or ",
+                                names[i]);
+    return sjson_error(cx, path, "unknown value \"%s\" (expected %s)", shown, list);
+}
+
+/* obj[key] and its path, for the sjson_get_* readers. */
+static const cJSON *keyed(const cJSON *obj, const char *path, const char *key,
+                          char p[SJSON_PATH_MAX])
+{
+    sjson_path_key(p, path, key);
+    return sjson_child(obj, key);
+}
+
+int sjson_get_number(const struct sjson *cx, const cJSON *obj, const char *path, const char *key,
+                     const struct sjson_range *range, double *out)
+{
+    char p[SJSON_PATH_MAX];
+    const cJSON *it = keyed(obj, path, key, p);
+    return it ? sjson_number(cx, it, p, range, out) : 0;
+}
+
+int sjson_get_integer(const struct sjson *cx, const cJSON *obj, const char *path, const char *key,
+                      long long lo, long long hi, long long *out)
+{
+    char p[SJSON_PATH_MAX];
+    const cJSON *it = keyed(obj, path, key, p);
+    return it ? sjson_integer(cx, it, p, lo, hi, out) : 0;
+}
+
+int sjson_get_vector(const struct sjson *cx, const cJSON *obj, const char *path, const char *key,
+                     int dims, vec3 *out)
+{
+    char p[SJSON_PATH_MAX];
+    const cJSON *it = keyed(obj, path, key, p);
+    return it ? sjson_vector(cx, it, p, dims, out) : 0;
+}
+
+int sjson_get_string(const struct sjson *cx, const cJSON *obj, const char *path, const char *key,
+                     const char **out)
+{
+    char p[SJSON_PATH_MAX];
+    const cJSON *it = keyed(obj, path, key, p);
+    return it ? sjson_string(cx, it, p, out) : 0;
+}
+
+int sjson_get_enum(const struct sjson *cx, const cJSON *obj, const char *path, const char *key,
+                   const char *const *names, int *out)
+{
+    char p[SJSON_PATH_MAX];
+    const cJSON *it = keyed(obj, path, key, p);
+    return it ? sjson_enum(cx, it, p, names, out) : 0;
+}

@@ -1,0 +1,66 @@
+/* Collisions of points (spheres of their radius) with obstacles and, for bodies that ask for
+ * it, with themselves. Per substep: collide_begin, then collide_pass on the iterations
+ * collide_due picks (interleaved with the constraints, as in Jakobsen 2001; friction and
+ * bounces are projected there too), then collide_respond sets the velocities the contacts
+ * of the substep leave, without moving a point. */
+#ifndef CATENA_COLLIDE_H
+#define CATENA_COLLIDE_H
+
+#include "model/model.h"
+#include "solver/state.h"
+
+/* Allocates the scratch a state needs for m's obstacles and self-collision (contacts, the
+ * broad phase's groups, the spatial hash) into *out; *out is NULL when m has neither.
+ * Returns 0, or -1 when out of memory. */
+int collide_work_create(const struct model *m, struct collide_work **out);
+
+/* NULL is a no-op. */
+void collide_work_destroy(struct collide_work *w);
+
+/* Whether iteration it (0-based) of a substep solves collisions: the first, every
+ * collide_every-th after it, and always the last, so a step ends collision-free. */
+static inline int collide_due(const struct model *m, int it)
+{
+    return it % m->collide_every == 0 || it == m->iterations - 1;
+}
+
+/* Starts a substep: forgets the last substep's contacts, rebuilds the self-collision hash. */
+void collide_begin(const struct model *m, struct state *s);
+
+/* Pushes points apart (self-collision) and out of obstacles. A point that entered a solid
+ * obstacle during the substep is stopped at the face it came through (swept test from its
+ * previous position), so a thin obstacle cannot be tunnelled through. Every point that has
+ * touched an obstacle in the substep then gets the contact's friction (the obstacle's
+ * fraction of its tangential displacement since the substep's start, removed) and, after a
+ * fast impact (over 2 |g| h) with restitution, is held at or above the height its bounce
+ * reaches at the end of the substep. */
+void collide_pass(const struct model *m, struct state *s);
+
+/* After the iterations: for each point that touched an obstacle, sets its velocity (and
+ * previous position) and leaves its position: the tangential part is what friction left of
+ * the displacement; along the normal, a bounce's velocity, or for a resting contact only
+ * the motion beyond the surface (a push out of it is a correction, not a velocity). */
+void collide_respond(const struct model *m, struct state *s);
+
+/* The inverse masses for the contact phase (solver.shock_iterations): the model's, with 0 at
+ * every point that has touched an obstacle in this substep, so the internal constraints treat
+ * contact points as pins and the rest of a body settles onto them (shock propagation,
+ * Guendelman, Bridson and Fedkiw 2003). m->inv_mass itself while nothing has touched, or
+ * without the phase. Valid until the next collide_begin. */
+const double *collide_frozen_masses(const struct model *m, struct state *s);
+
+/* Point-obstacle tests the narrow phase has run since the state was created (the broad
+ * phase's effect, for tests and diagnostics). */
+unsigned long collide_narrow_tests(const struct state *s);
+
+/* Fills o->lo, o->hi from its shape, for the broad phase. */
+void collide_obstacle_bounds(struct obstacle *o);
+
+/* Signed distance from x to o's surface, positive on the free side (outside a solid, inside
+ * bounds), with the unit normal towards the free side in *n (may be NULL). */
+double collide_distance(const struct obstacle *o, vec3 x, vec3 *n);
+
+/* Obstacle type names as scenarios write them, indexed by enum obstacle_type. */
+extern const char *const collide_type_names[];
+
+#endif

@@ -1,0 +1,65 @@
+/* The direct (global) projection of distance links (solver.global): each iteration is one
+ * Newton step on the mass-weighted projection of the predicted positions onto the links of a
+ * whole connected body, the KKT system [M + G, -J^T; -J, -a] (G: the geometric stiffness of
+ * the tensions, Tournier et al. 2015; a = compliance / h^2 under XPBD, 0 for rigid links).
+ * Its fixed point is the exact closest point, so a chain settles on the static equilibrium of
+ * the discrete chain with no bias in dt or link order, and the iterations it needs do not grow
+ * with the number of links.
+ *  - Bodies without loops (chains, trees): eliminated from the leaves to the root in O(N)
+ *    (Baraff 1996), solver/direct/tree.c.
+ *  - Bodies with loops (cloth, soft bodies): a sparse LDL^T of the same system in nested-
+ *    dissection order, kept across iterations while it contracts, solver/direct/graph.c.
+ * Pinned points (W = 0) are not unknowns. The workspace belongs to the state: it is sized
+ * once, and neither direct_analyse nor an iteration allocates. */
+#ifndef CATENA_SOLVER_DIRECT_H
+#define CATENA_SOLVER_DIRECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+struct direct;
+
+/* Counters of the last iterations, for benchmarks and the man page's complexity claims. */
+struct direct_stats {
+    size_t tree_points, tree_links;          /* unknowns of the tree solver */
+    size_t graph_links;                      /* links of components with loops */
+    size_t graph_unknowns, graph_factor_nnz; /* their KKT system and its LDL^T factor */
+    long factorizations;                     /* numeric factorisations since direct_begin */
+};
+
+/* A workspace for m's points and links; call direct_analyse before iterating. NULL on OOM. */
+struct direct *direct_create(const struct model *m);
+
+/* NULL is a no-op. */
+void direct_destroy(struct direct *d);
+
+/* Sorts the live links into what the direct solver owns (distance links with a movable end:
+ * any compliance under xpbd, stiffness 1 otherwise) and what it leaves to Gauss-Seidel, splits
+ * them into connected components, and orders the trees for elimination. Run it again whenever
+ * a link breaks or a pin changes; it allocates nothing. */
+void direct_analyse(struct direct *d, const struct model *m, const unsigned char *alive);
+
+/* 1 when the direct solver owns link i (the Gauss-Seidel pass must skip it). */
+int direct_owns(const struct direct *d, size_t i);
+
+/* Starts a substep: x holds the predicted positions (integrated, pins held), xstart those
+ * the substep started from. */
+void direct_begin(struct direct *d, const vec3 *x, const vec3 *xstart);
+
+/* One iteration over every component, moving x. Displacements made by others between two
+ * iterations (the Gauss-Seidel pass: tethers, collisions) are kept, not undone. h is the
+ * substep, s. */
+void direct_iterate(struct direct *d, const struct model *m, vec3 *x, double h);
+
+/* The live links the direct solver leaves to Gauss-Seidel, in link order (*n of them). */
+const uint32_t *direct_leftover(const struct direct *d, size_t *n);
+
+/* Copies the multipliers of the links it owns into lambda[nlinks] (N s^2, < 0 in tension). */
+void direct_multipliers(const struct direct *d, double *lambda);
+
+/* The counters. */
+const struct direct_stats *direct_get_stats(const struct direct *d);
+
+#endif
