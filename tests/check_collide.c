@@ -15,6 +15,7 @@
 #include "solver/solver.h"
 #include "solver/state.h"
 #include "testutil_check.h"
+#include "testutil_models.h"
 
 #define PI 3.14159265358979323846
 
