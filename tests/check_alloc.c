@@ -16,6 +16,7 @@
 #include "solver/solver.h"
 #include "solver/state.h"
 #include "testutil.h"
+#include "testutil_check.h"
 
 /* Whether malloc can be counted here: glibc, and no sanitizer's allocator in the way. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -145,17 +146,17 @@ static long run_allocations(long steps)
     m->steps = steps;
     m->every = 1;
     m->formats = FORMAT_CSV | FORMAT_JSON | FORMAT_NPY;
-    char *dir = tu_tmpdir();
-    ck_assert_ptr_nonnull(dir);
-    struct run_options o = {.out_dir = dir};
+    char *out_dir = tu_tmpdir();
+    ck_assert_ptr_nonnull(out_dir);
+    struct run_options o = {.out_dir = out_dir};
     struct run_result r;
     struct catena_error err;
     const long before = atomic_load(&allocations);
     ck_assert_msg(run_simulation(m, &o, &r, &err) == CATENA_OK, "%s", err.msg);
     const long n = atomic_load(&allocations) - before;
     ck_assert_int_eq(r.steps_done, steps);
-    tu_rmtree(dir);
-    free(dir);
+    tu_rmtree(out_dir);
+    free(out_dir);
     model_destroy(m);
     return n;
 }
@@ -185,10 +186,6 @@ int main(void)
 #ifndef ALLOC_COUNTED
     return 77; /* automake's "skipped": the counting wrappers need glibc's allocator */
 #else
-    SRunner *sr = srunner_create(alloc_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(alloc_suite());
 #endif
 }

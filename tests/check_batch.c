@@ -17,6 +17,7 @@
 #include "solver/batch/batch.h"
 #include "solver/work.h"
 #include "solver/state.h"
+#include "testutil_check.h"
 
 /* A variant of the batched kernel to compare with the simple one. */
 struct variant {
@@ -257,21 +258,16 @@ static struct model *landing(enum solver_method method, enum solver_order order)
 {
     static const char *const methods[] = {"verlet", "pbd", "xpbd"};
     static const char *const orders[] = {"forward", "alternate", "colored"};
-    char json[1024];
-    snprintf(json, sizeof json,
-             "{\"catena\": 1, \"dimensions\": 3, \"time\": {\"dt\": %.17g, \"steps\": 45, "
-             "\"substeps\": 2}, \"solver\": {\"method\": \"%s\", \"order\": \"%s\", "
-             "\"iterations\": 8, \"shock_iterations\": 3, \"damping\": 0.99}, "
-             "\"bodies\": [{\"type\": \"cloth\", \"name\": \"c\", \"rows\": 13, \"cols\": 14, "
-             "\"size\": [1.3, 1.2], \"center\": [0, 0.4, 0], \"plane\": \"xz\", \"mass\": 1, "
-             "\"radius\": 0.02, \"compliance\": 1e-6, \"bend\": {\"compliance\": 1e-3}}], "
-             "\"obstacles\": [{\"type\": \"plane\", \"point\": [0, 0, 0], "
-             "\"normal\": [0.3, 1, 0.1], \"friction\": 0.5, \"restitution\": 0.2}]}",
-             1.0 / 60.0, methods[method], orders[order]);
-    struct catena_error err;
-    struct model *m = scenario_parse("test.json", json, strlen(json), NULL, 0, &err);
-    ck_assert_msg(m != NULL, "unexpected error: %s", err.msg);
-    return m;
+    return tu_load(
+        "{\"catena\": 1, \"dimensions\": 3, \"time\": {\"dt\": %.17g, \"steps\": 45, "
+        "\"substeps\": 2}, \"solver\": {\"method\": \"%s\", \"order\": \"%s\", "
+        "\"iterations\": 8, \"shock_iterations\": 3, \"damping\": 0.99}, "
+        "\"bodies\": [{\"type\": \"cloth\", \"name\": \"c\", \"rows\": 13, \"cols\": 14, "
+        "\"size\": [1.3, 1.2], \"center\": [0, 0.4, 0], \"plane\": \"xz\", \"mass\": 1, "
+        "\"radius\": 0.02, \"compliance\": 1e-6, \"bend\": {\"compliance\": 1e-3}}], "
+        "\"obstacles\": [{\"type\": \"plane\", \"point\": [0, 0, 0], "
+        "\"normal\": [0.3, 1, 0.1], \"friction\": 0.5, \"restitution\": 0.2}]}",
+        1.0 / 60.0, methods[method], orders[order]);
 }
 
 /* Links with both ends on the plane at the end of a step: held together in the contact
@@ -540,9 +536,5 @@ static Suite *batch_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(batch_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(batch_suite());
 }

@@ -16,6 +16,7 @@
 #include "scenario/scenario.h"
 #include "solver/solver.h"
 #include "solver/state.h"
+#include "testutil_check.h"
 
 #define HEAD "{'catena': 1, 'time': {'dt': 0.01, 'steps': 10}, "
 #define HEAD3 "{'catena': 1, 'dimensions': 3, 'time': {'dt': 0.01, 'steps': 10}, "
@@ -37,15 +38,6 @@ static const char *q(const char *s)
         buf[i] = s[i] == '\'' ? '"' : s[i];
     buf[i] = '\0';
     return buf;
-}
-
-static struct model *load(const char *json)
-{
-    struct catena_error err;
-    const char *text = q(json);
-    struct model *m = scenario_parse("test.json", text, strlen(text), NULL, 0, &err);
-    ck_assert_msg(m != NULL, "unexpected error: %s", err.msg);
-    return m;
 }
 
 /* Every link of body b starts at its rest length; the body's masses add up to total. */
@@ -95,9 +87,9 @@ static double turn(const struct model *m, const struct angle *a)
 START_TEST(test_rope_sag_is_arc)
 {
     /* "sag": the links are chords of one circle through both ends, below the chord. */
-    struct model *m = load(HEAD "'bodies': [{'name': 'r', 'type': 'rope', 'from': [0, 0], "
-                                "'to': [4, 0], 'segments': 12, 'length': 6, 'mass': 1.2, "
-                                "'shape': 'sag'}]}");
+    struct model *m = tu_load(HEAD "'bodies': [{'name': 'r', 'type': 'rope', 'from': [0, 0], "
+                                   "'to': [4, 0], 'segments': 12, 'length': 6, 'mass': 1.2, "
+                                   "'shape': 'sag'}]}");
     check_rest_and_mass(m, 0, 1.2);
     /* The centre lies on the chord's bisector x = 2; it is where two bisectors meet. */
     const vec3 p0 = m->x0[0], p6 = m->x0[6];
@@ -119,11 +111,11 @@ START_TEST(test_rope_catenary_differs_from_sag)
 {
     /* The default is the catenary, which is not a circle: its curvature is largest at the
      * bottom, so the middle sits lower than the arc's of the same length. */
-    struct model *c = load(HEAD "'bodies': [{'name': 'r', 'type': 'rope', 'from': [0, 0], "
-                                "'to': [4, 0], 'segments': 12, 'length': 6, 'mass': 1}]}");
-    struct model *a = load(HEAD "'bodies': [{'name': 'r', 'type': 'rope', 'from': [0, 0], "
-                                "'to': [4, 0], 'segments': 12, 'length': 6, 'mass': 1, "
-                                "'shape': 'sag'}]}");
+    struct model *c = tu_load(HEAD "'bodies': [{'name': 'r', 'type': 'rope', 'from': [0, 0], "
+                                   "'to': [4, 0], 'segments': 12, 'length': 6, 'mass': 1}]}");
+    struct model *a = tu_load(HEAD "'bodies': [{'name': 'r', 'type': 'rope', 'from': [0, 0], "
+                                   "'to': [4, 0], 'segments': 12, 'length': 6, 'mass': 1, "
+                                   "'shape': 'sag'}]}");
     ck_assert(c->x0[6].y < a->x0[6].y - 1e-3);
     model_destroy(c);
     model_destroy(a);
@@ -132,10 +124,10 @@ END_TEST
 
 START_TEST(test_rope_straight_and_bend)
 {
-    struct model *m = load(HEAD "'bodies': [{'name': 'r', 'type': 'rope', 'from': [0, 0], "
-                                "'to': [3, 4], 'segments': 10, 'mass': 2, 'shape': 'straight', "
-                                "'compliance': 1e-6, 'break_stretch': 2, "
-                                "'bend': {'stiffness': 0.3, 'compliance': 1e-3}}]}");
+    struct model *m = tu_load(HEAD "'bodies': [{'name': 'r', 'type': 'rope', 'from': [0, 0], "
+                                   "'to': [3, 4], 'segments': 10, 'mass': 2, 'shape': 'straight', "
+                                   "'compliance': 1e-6, 'break_stretch': 2, "
+                                   "'bend': {'stiffness': 0.3, 'compliance': 1e-3}}]}");
     ck_assert_uint_eq(m->npoints, 11);
     ck_assert_uint_eq(count_role(m, 0, ROLE_STRUCTURAL), 10);
     ck_assert_uint_eq(count_role(m, 0, ROLE_BEND), 9);
@@ -165,9 +157,9 @@ END_TEST
 
 START_TEST(test_cloth_topology)
 {
-    struct model *m = load(HEAD "'bodies': [{'name': 'c', 'type': 'cloth', 'rows': 5, "
-                                "'cols': 7, 'spacing': 0.25, 'mass': 3.5, 'radius': 0.01, "
-                                "'bend': true, 'shear': {'stiffness': 0.5}}]}");
+    struct model *m = tu_load(HEAD "'bodies': [{'name': 'c', 'type': 'cloth', 'rows': 5, "
+                                   "'cols': 7, 'spacing': 0.25, 'mass': 3.5, 'radius': 0.01, "
+                                   "'bend': true, 'shear': {'stiffness': 0.5}}]}");
     const size_t r = 5, c = 7;
     ck_assert_uint_eq(m->npoints, r * c);
     ck_assert_uint_eq(m->bodies[0].grid_cols, c);
@@ -206,9 +198,9 @@ END_TEST
 
 START_TEST(test_cloth_switches)
 {
-    struct model *m = load(HEAD "'bodies': [{'name': 'c', 'type': 'cloth', 'rows': 3, "
-                                "'cols': 4, 'size': [3, 1], 'mass': 1, 'structural': false, "
-                                "'shear': false, 'bend': {'compliance': 0.01}}]}");
+    struct model *m = tu_load(HEAD "'bodies': [{'name': 'c', 'type': 'cloth', 'rows': 3, "
+                                   "'cols': 4, 'size': [3, 1], 'mass': 1, 'structural': false, "
+                                   "'shear': false, 'bend': {'compliance': 0.01}}]}");
     ck_assert_uint_eq(count_role(m, 0, ROLE_STRUCTURAL), 0);
     ck_assert_uint_eq(count_role(m, 0, ROLE_SHEAR), 0);
     ck_assert_uint_eq(count_role(m, 0, ROLE_BEND), 3 * 2 + 1 * 4);
@@ -223,10 +215,11 @@ END_TEST
 START_TEST(test_cloth_plane_and_pins)
 {
     /* 3D, horizontal (x-z), corner given: row r column c at corner + c x - r z. */
-    struct model *m = load(HEAD3 "'bodies': [{'name': 'c', 'type': 'cloth', 'rows': 4, "
-                                 "'cols': 5, 'spacing': 0.5, 'corner': [1, 2, 3], 'plane': 'xz', "
-                                 "'mass': 2, 'pins': ['top-row']}], "
-                                 "'pins': [{'point': 'c.2.3'}]}");
+    struct model *m =
+        tu_load(HEAD3 "'bodies': [{'name': 'c', 'type': 'cloth', 'rows': 4, "
+                      "'cols': 5, 'spacing': 0.5, 'corner': [1, 2, 3], 'plane': 'xz', "
+                      "'mass': 2, 'pins': ['top-row']}], "
+                      "'pins': [{'point': 'c.2.3'}]}");
     check_rest_and_mass(m, 0, 2);
     for (uint32_t r = 0; r < 4; r++)
         for (uint32_t c = 0; c < 5; c++) {
@@ -250,12 +243,10 @@ START_TEST(test_cloth_pin_sets)
     static const uint32_t want[][5] = {{0, 1, 2, 3, 4}, {0, 4}, {0, 4, 15, 19}, {19, 7}};
     static const size_t nwant[] = {5, 2, 4, 2};
     for (size_t s = 0; s < 4; s++) {
-        char json[1024];
-        snprintf(json, sizeof json,
-                 HEAD "'bodies': [{'name': 'c', 'type': 'cloth', 'rows': 4, 'cols': 5, "
-                      "'spacing': 0.5, 'mass': 2, 'pins': [%s]}]}",
-                 sets[s]);
-        struct model *m = load(json);
+        struct model *m =
+            tu_load(HEAD "'bodies': [{'name': 'c', 'type': 'cloth', 'rows': 4, 'cols': 5, "
+                         "'spacing': 0.5, 'mass': 2, 'pins': [%s]}]}",
+                    sets[s]);
         ck_assert_uint_eq(m->npins, nwant[s]);
         for (size_t p = 0; p < nwant[s]; p++) {
             ck_assert_uint_eq(m->pins[p].point, want[s][p]);
@@ -269,9 +260,9 @@ END_TEST
 START_TEST(test_cloth_uv)
 {
     /* u and v as vectors, normalised: a cloth tilted 45 degrees about x. */
-    struct model *m = load(HEAD3 "'bodies': [{'name': 'c', 'type': 'cloth', 'rows': 3, "
-                                 "'cols': 3, 'spacing': 1, 'mass': 1, 'u': [2, 0, 0], "
-                                 "'v': [0, 1, 1]}]}");
+    struct model *m = tu_load(HEAD3 "'bodies': [{'name': 'c', 'type': 'cloth', 'rows': 3, "
+                                    "'cols': 3, 'spacing': 1, 'mass': 1, 'u': [2, 0, 0], "
+                                    "'v': [0, 1, 1]}]}");
     const double h = sqrt(0.5);
     ck_assert_double_eq_tol(m->x0[4].x, 0, 1e-15); /* the centre point */
     ck_assert_double_eq_tol(m->x0[4].y, 0, 1e-15);
@@ -298,10 +289,10 @@ static void check_joints_contain_rest(const struct model *m)
 
 START_TEST(test_ragdoll_topology)
 {
-    struct model *m = load(HEAD "'bodies': [{'name': 'fig', 'type': 'ragdoll', "
-                                "'position': [1, 2], 'height': 2, 'mass': 80, "
-                                "'joints': {'stiffness': 0.5, 'compliance': 1e-4}}],"
-                                " 'pins': [{'point': 'fig.l_hand'}]}");
+    struct model *m = tu_load(HEAD "'bodies': [{'name': 'fig', 'type': 'ragdoll', "
+                                   "'position': [1, 2], 'height': 2, 'mass': 80, "
+                                   "'joints': {'stiffness': 0.5, 'compliance': 1e-4}}],"
+                                   " 'pins': [{'point': 'fig.l_hand'}]}");
     ck_assert_uint_eq(m->npoints, RAG_NPOINTS);
     ck_assert_uint_eq(count_role(m, 0, ROLE_STRUCTURAL), RAGDOLL_BONES);
     ck_assert_uint_eq(count_role(m, 0, ROLE_SHEAR), RAGDOLL_BRACES);
@@ -350,12 +341,10 @@ START_TEST(test_ragdoll_poses_and_angle)
     static const double angles[] = {0, 1.2, -2.5, PI};
     for (size_t p = 0; p < 2; p++)
         for (size_t a = 0; a < 4; a++) {
-            char json[512];
-            snprintf(json, sizeof json,
-                     HEAD "'bodies': [{'name': 'f', 'type': 'ragdoll', 'mass': 70, "
-                          "'pose': '%s', 'angle': %.17g}]}",
-                     poses[p], angles[a]);
-            struct model *m = load(json);
+            struct model *m =
+                tu_load(HEAD "'bodies': [{'name': 'f', 'type': 'ragdoll', 'mass': 70, "
+                             "'pose': '%s', 'angle': %.17g}]}",
+                        poses[p], angles[a]);
             check_joints_contain_rest(m);
             check_rest_and_mass(m, 0, 70);
             /* The turn is about the pelvis: the neck is 0.288 of the height above it. */
@@ -389,12 +378,12 @@ END_TEST
 START_TEST(test_ragdoll_3d)
 {
     /* In 3D the limits become cones: 0 up to the farther 2D limit. */
-    struct model *m = load(HEAD3 "'bodies': [{'name': 'f', 'type': 'ragdoll', 'mass': 70, "
-                                 "'position': [0, 0, 5], 'joints': false}]}");
+    struct model *m = tu_load(HEAD3 "'bodies': [{'name': 'f', 'type': 'ragdoll', 'mass': 70, "
+                                    "'position': [0, 0, 5], 'joints': false}]}");
     ck_assert_uint_eq(m->nangles, 0);
     ck_assert_double_eq(m->x0[RAG_HEAD].z, 5);
     model_destroy(m);
-    m = load(HEAD3 "'bodies': [{'name': 'f', 'type': 'ragdoll', 'mass': 70}]}");
+    m = tu_load(HEAD3 "'bodies': [{'name': 'f', 'type': 'ragdoll', 'mass': 70}]}");
     for (size_t j = 0; j < m->nangles; j++) {
         enum ragdoll_point abc[3];
         double lo, hi;
@@ -414,11 +403,11 @@ END_TEST
 
 START_TEST(test_softbody_ring)
 {
-    struct model *m = load(HEAD "'bodies': [{'name': 'j', 'type': 'softbody', 'center': [1, 1], "
-                                "'shape_radius': 0.5, 'points': 20, 'mass': 2.1, "
-                                "'spokes': {'stiffness': 0.1}, 'pressure': 1.5, "
-                                "'shape_matching': 0.25, 'pins': [5]}], "
-                                "'links': [{'a': 'j.center', 'b': 'j.0'}]}");
+    struct model *m = tu_load(HEAD "'bodies': [{'name': 'j', 'type': 'softbody', 'center': [1, 1], "
+                                   "'shape_radius': 0.5, 'points': 20, 'mass': 2.1, "
+                                   "'spokes': {'stiffness': 0.1}, 'pressure': 1.5, "
+                                   "'shape_matching': 0.25, 'pins': [5]}], "
+                                   "'links': [{'a': 'j.center', 'b': 'j.0'}]}");
     const size_t n = 20;
     ck_assert_uint_eq(m->npoints, n + 1);
     ck_assert_str_eq(m->point_name[n], "j.center");
@@ -450,9 +439,9 @@ END_TEST
 START_TEST(test_softbody_ring_bare)
 {
     /* No spokes: no centre point; the faces fan from point 0; no area unless asked. */
-    struct model *m = load(HEAD "'bodies': [{'name': 'j', 'type': 'softbody', "
-                                "'shape_radius': 1, 'points': 7, 'mass': 1, 'spokes': false, "
-                                "'area': {'compliance': 0.001}}]}");
+    struct model *m = tu_load(HEAD "'bodies': [{'name': 'j', 'type': 'softbody', "
+                                   "'shape_radius': 1, 'points': 7, 'mass': 1, 'spokes': false, "
+                                   "'area': {'compliance': 0.001}}]}");
     ck_assert_uint_eq(m->npoints, 7);
     ck_assert_uint_eq(m->nlinks, 7);
     ck_assert_uint_eq(m->nfaces, 5);
@@ -469,7 +458,8 @@ START_TEST(test_softbody_ring_bare)
     ck_assert_double_eq_tol(fans, m->areas[0].rest, 1e-14);
     check_rest_and_mass(m, 0, 1);
     model_destroy(m);
-    m = load(HEAD "'bodies': [{'name': 'j', 'type': 'softbody', 'shape_radius': 1, 'mass': 1}]}");
+    m = tu_load(HEAD
+                "'bodies': [{'name': 'j', 'type': 'softbody', 'shape_radius': 1, 'mass': 1}]}");
     ck_assert_uint_eq(m->npoints, 17); /* 16 by default, and the centre */
     ck_assert_uint_eq(m->nareas + m->nshapes, 0);
     model_destroy(m);
@@ -479,13 +469,11 @@ END_TEST
 START_TEST(test_softbody_sphere)
 {
     for (uint32_t s = 0; s <= 3; s++) {
-        char json[512];
-        snprintf(json, sizeof json,
-                 HEAD3 "'bodies': [{'name': 'b', 'type': 'softbody', 'shape': 'sphere', "
-                       "'subdivisions': %u, 'center': [0, 2, 0], 'shape_radius': 0.5, "
-                       "'mass': 3, 'pressure': 1.2}]}",
-                 s);
-        struct model *m = load(json);
+        struct model *m =
+            tu_load(HEAD3 "'bodies': [{'name': 'b', 'type': 'softbody', 'shape': 'sphere', "
+                          "'subdivisions': %u, 'center': [0, 2, 0], 'shape_radius': 0.5, "
+                          "'mass': 3, 'pressure': 1.2}]}",
+                    s);
         const size_t f4 = (size_t)1 << (2 * s); /* 4^s */
         const size_t nv = 10 * f4 + 2;
         ck_assert_uint_eq(m->npoints, nv + 1);
@@ -519,8 +507,8 @@ END_TEST
 START_TEST(test_softbody_ring_3d)
 {
     /* A ring in the y-z plane of a 3D scenario, counter-clockwise about +x. */
-    struct model *m = load(HEAD3 "'bodies': [{'name': 'r', 'type': 'softbody', 'points': 8, "
-                                 "'shape_radius': 2, 'plane': 'yz', 'mass': 1}]}");
+    struct model *m = tu_load(HEAD3 "'bodies': [{'name': 'r', 'type': 'softbody', 'points': 8, "
+                                    "'shape_radius': 2, 'plane': 'yz', 'mass': 1}]}");
     for (size_t k = 0; k < 8; k++) {
         ck_assert_double_eq(m->x0[k].x, 0);
         ck_assert_double_eq_tol(v3_len(m->x0[k]), 2, 1e-15);
@@ -534,10 +522,10 @@ END_TEST
 
 START_TEST(test_hair_line)
 {
-    struct model *m = load(HEAD "'bodies': [{'name': 'h', 'type': 'hair', 'from': [0, 1], "
-                                "'to': [2, 1], 'strands': 5, 'points': 8, 'length': 0.7, "
-                                "'mass': 0.02, 'bend': {'stiffness': 0.25}}], "
-                                "'links': [{'a': 'h.4.7', 'b': 'h.0.0'}]}");
+    struct model *m = tu_load(HEAD "'bodies': [{'name': 'h', 'type': 'hair', 'from': [0, 1], "
+                                   "'to': [2, 1], 'strands': 5, 'points': 8, 'length': 0.7, "
+                                   "'mass': 0.02, 'bend': {'stiffness': 0.25}}], "
+                                   "'links': [{'a': 'h.4.7', 'b': 'h.0.0'}]}");
     const size_t k = 5, n = 8;
     ck_assert_uint_eq(m->npoints, k * n);
     ck_assert_uint_eq(m->bodies[0].grid_cols, n);
@@ -563,10 +551,10 @@ END_TEST
 START_TEST(test_hair_arc)
 {
     struct model *m =
-        load(HEAD "'bodies': [{'name': 'h', 'type': 'hair', "
-                  "'arc': {'center': [0, 0], 'radius': 0.1, 'start': 0, "
-                  "'end': 3.141592653589793}, 'strands': 3, 'points': 4, "
-                  "'length': 0.3, 'mass': 0.01, 'pins': ['clamped-roots', 'tips']}]}");
+        tu_load(HEAD "'bodies': [{'name': 'h', 'type': 'hair', "
+                     "'arc': {'center': [0, 0], 'radius': 0.1, 'start': 0, "
+                     "'end': 3.141592653589793}, 'strands': 3, 'points': 4, "
+                     "'length': 0.3, 'mass': 0.01, 'pins': ['clamped-roots', 'tips']}]}");
     ck_assert_uint_eq(m->npins, 3 * 3);
     for (size_t s = 0; s < 3; s++) {
         ck_assert(is_pinned(m, (uint32_t)(4 * s)) && is_pinned(m, (uint32_t)(4 * s + 1)));
@@ -579,9 +567,9 @@ START_TEST(test_hair_arc)
     check_rest_and_mass(m, 0, 0.01);
     model_destroy(m);
     /* One strand sits in the middle; a direction overrides the default; no pins asked. */
-    m = load(HEAD "'bodies': [{'name': 'h', 'type': 'hair', 'from': [0, 0], 'to': [2, 0], "
-                  "'strands': 1, 'points': 3, 'length': 1, 'mass': 1, 'direction': [0, 3], "
-                  "'bend': false, 'pins': []}]}");
+    m = tu_load(HEAD "'bodies': [{'name': 'h', 'type': 'hair', 'from': [0, 0], 'to': [2, 0], "
+                     "'strands': 1, 'points': 3, 'length': 1, 'mass': 1, 'direction': [0, 3], "
+                     "'bend': false, 'pins': []}]}");
     ck_assert_uint_eq(m->npins + count_role(m, 0, ROLE_BEND), 0);
     ck_assert_double_eq(m->x0[0].x, 1);
     ck_assert_double_eq(m->x0[2].y, 1);
@@ -593,14 +581,14 @@ END_TEST
 
 START_TEST(test_references)
 {
-    struct model *m = load(HEAD "'points': [{'name': 'hook', 'p': [0, 5], 'mass': 0}], "
-                                "'bodies': [{'name': 'a', 'type': 'ragdoll', 'mass': 70}, "
-                                "{'name': 'b', 'type': 'ragdoll', 'mass': 70, "
-                                "'position': [3, 0]}, {'name': 'c', 'type': 'cloth', 'rows': 3, "
-                                "'cols': 4, 'spacing': 1, 'mass': 1}], "
-                                "'links': [{'a': 'hook', 'b': 'b.r_hand'}, "
-                                "{'a': 'a.head', 'b': 'b.5'}, {'a': 'c.2.3', 'b': 'c.first'}, "
-                                "{'a': 'c.1.0', 'b': 'a.last'}]}");
+    struct model *m = tu_load(HEAD "'points': [{'name': 'hook', 'p': [0, 5], 'mass': 0}], "
+                                   "'bodies': [{'name': 'a', 'type': 'ragdoll', 'mass': 70}, "
+                                   "{'name': 'b', 'type': 'ragdoll', 'mass': 70, "
+                                   "'position': [3, 0]}, {'name': 'c', 'type': 'cloth', 'rows': 3, "
+                                   "'cols': 4, 'spacing': 1, 'mass': 1}], "
+                                   "'links': [{'a': 'hook', 'b': 'b.r_hand'}, "
+                                   "{'a': 'a.head', 'b': 'b.5'}, {'a': 'c.2.3', 'b': 'c.first'}, "
+                                   "{'a': 'c.1.0', 'b': 'a.last'}]}");
     const struct link *l = m->links + m->nlinks - 4;
     ck_assert_uint_eq(l[0].b, 1 + 16 + RAG_R_HAND);
     ck_assert_uint_eq(l[1].a, 1 + RAG_HEAD);
@@ -617,11 +605,9 @@ START_TEST(test_pin_names_match)
 {
     /* The ragdoll's pin names are its point names, in the same order. */
     for (size_t k = 0; k < RAG_NPOINTS; k++) {
-        char json[512];
-        snprintf(json, sizeof json,
-                 HEAD "'bodies': [{'name': 'f', 'type': 'ragdoll', 'mass': 1, 'pins': ['%s']}]}",
-                 build_ragdoll_names[k]);
-        struct model *m = load(json);
+        struct model *m =
+            tu_load(HEAD "'bodies': [{'name': 'f', 'type': 'ragdoll', 'mass': 1, 'pins': ['%s']}]}",
+                    build_ragdoll_names[k]);
         ck_assert_uint_eq(m->pins[0].point, k);
         model_destroy(m);
     }
@@ -636,14 +622,11 @@ static const char *const methods[] = {"verlet", "pbd", "xpbd"};
  * and slam into their limits for seconds (scenarios/ragdoll-fall.json). */
 static struct model *hanging_ragdoll(const char *method, int iterations)
 {
-    char json[1024];
-    snprintf(json, sizeof json,
-             "{'catena': 1, 'time': {'dt': 0.008333333333333333, 'steps': 480}, "
-             "'solver': {'method': '%s', 'iterations': %d, 'damping': 0.995}, "
-             "'bodies': [{'name': 'fig', 'type': 'ragdoll', 'position': [0, 2], 'mass': 70, "
-             "'pose': 't', 'angle': 1.2, 'pins': ['l_hand']}]}",
-             method, iterations);
-    return load(json);
+    return tu_load("{'catena': 1, 'time': {'dt': 0.008333333333333333, 'steps': 480}, "
+                   "'solver': {'method': '%s', 'iterations': %d, 'damping': 0.995}, "
+                   "'bodies': [{'name': 'fig', 'type': 'ragdoll', 'position': [0, 2], 'mass': 70, "
+                   "'pose': 't', 'angle': 1.2, 'pins': ['l_hand']}]}",
+                   method, iterations);
 }
 
 /* The farthest any joint is past a limit (<= 0 when all are within). */
@@ -706,16 +689,14 @@ END_TEST
  * once and the joints are driven into their limits by the impact and then lie on them. */
 static struct model *falling_ragdoll(const char *method, int iterations)
 {
-    char json[1024];
-    snprintf(json, sizeof json,
-             "{'catena': 1, 'time': {'dt': 0.008333333333333333, 'steps': 480}, "
-             "'solver': {'method': '%s', 'iterations': %d, 'damping': 0.995}, "
-             "'bodies': [{'name': 'fig', 'type': 'ragdoll', 'position': [0, 1.2], 'mass': 70, "
-             "'pose': 'stand', 'angle': 1.5707963267948966, 'radius': 0.05}], "
-             "'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [0, 1], "
-             "'friction': 0.5}]}",
-             method, iterations);
-    return load(json);
+    return tu_load(
+        "{'catena': 1, 'time': {'dt': 0.008333333333333333, 'steps': 480}, "
+        "'solver': {'method': '%s', 'iterations': %d, 'damping': 0.995}, "
+        "'bodies': [{'name': 'fig', 'type': 'ragdoll', 'position': [0, 1.2], 'mass': 70, "
+        "'pose': 'stand', 'angle': 1.5707963267948966, 'radius': 0.05}], "
+        "'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [0, 1], "
+        "'friction': 0.5}]}",
+        method, iterations);
 }
 
 START_TEST(test_ragdoll_limits_hold_on_ground)
@@ -757,14 +738,12 @@ END_TEST
  * area constraint (when on) keeps it from collapsing. */
 static struct model *hanging_ring(const char *method, const char *area)
 {
-    char json[1024];
-    snprintf(json, sizeof json,
-             "{'catena': 1, 'time': {'dt': 0.008333333333333333, 'steps': 600}, "
-             "'solver': {'method': '%s', 'iterations': 20}, "
-             "'bodies': [{'name': 'j', 'type': 'softbody', 'shape_radius': 0.5, 'points': 24, "
-             "'mass': 1, 'spokes': false, 'area': %s, 'pins': [6]}]}",
-             method, area);
-    return load(json);
+    return tu_load(
+        "{'catena': 1, 'time': {'dt': 0.008333333333333333, 'steps': 600}, "
+        "'solver': {'method': '%s', 'iterations': 20}, "
+        "'bodies': [{'name': 'j', 'type': 'softbody', 'shape_radius': 0.5, 'points': 24, "
+        "'mass': 1, 'spokes': false, 'area': %s, 'pins': [6]}]}",
+        method, area);
 }
 
 /* The ring's shoelace area. */
@@ -1076,9 +1055,5 @@ static Suite *bodies_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(bodies_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(bodies_suite());
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/catenary.h"
+#include "testutil_check.h"
 
 /* Slack ratios length/chord from nearly taut to very slack, and end-point layouts: equal
  * heights, unequal heights, mirrored (x2 < x1) with a steep chord. */
@@ -545,9 +546,5 @@ static Suite *catenary_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(catenary_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(catenary_suite());
 }

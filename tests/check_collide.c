@@ -409,9 +409,5 @@ static Suite *collide_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(collide_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(collide_suite());
 }

@@ -14,6 +14,7 @@
 #include "solver/state.h"
 #include "testutil.h"
 #include "testutil_direct.h"
+#include "testutil_check.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -162,15 +163,15 @@ START_TEST(test_chain_compliant_xpbd)
 }
 END_TEST
 
-/* Adds a chain of k links from point `from` in direction dir with links of length len;
+/* Adds a chain of k links from point `from` in direction `along` with links of length len;
  * returns the last point. */
-static uint32_t add_strand(struct model *md, uint32_t from, vec3 dir, size_t k, double len,
+static uint32_t add_strand(struct model *md, uint32_t from, vec3 along, size_t k, double len,
                            double mass)
 {
     uint32_t prev = from;
-    dir = v3_scale(dir, 1.0 / v3_len(dir)); /* links start at rest */
+    along = v3_scale(along, 1.0 / v3_len(along)); /* links start at rest */
     for (size_t i = 1; i <= k; i++) {
-        const vec3 x = v3_add(md->x0[from], v3_scale(dir, len * (double)i));
+        const vec3 x = v3_add(md->x0[from], v3_scale(along, len * (double)i));
         const long p = model_add_point(md, x, v3(0, 0, 0), mass, 0, NULL);
         ck_assert_int_ge(p, 0);
         ck_assert_int_ge(model_add_link(md, prev, (uint32_t)p, len), 0);
@@ -273,8 +274,8 @@ START_TEST(test_tree_hair)
     model_add_pin(m, (uint32_t)b, m->x0[b]);
     for (int k = 0; k < 8; k++) {
         const double th = 2.0 * PI * k / 8.0;
-        const vec3 dir = v3(cos(th), 0.3, sin(th));
-        const uint32_t mid = add_strand(m, (uint32_t)scalp, dir, 20, 0.01, 1e-4);
+        const vec3 along = v3(cos(th), 0.3, sin(th));
+        const uint32_t mid = add_strand(m, (uint32_t)scalp, along, 20, 0.01, 1e-4);
         add_strand(m, mid, v3(cos(th + 0.5), -0.5, sin(th + 0.5)), 20, 0.01, 1e-4);
         add_strand(m, mid, v3(cos(th - 0.5), -0.5, sin(th - 0.5)), 20, 0.01, 1e-4);
     }
@@ -429,9 +430,5 @@ static Suite *direct_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(direct_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run(direct_suite());
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/fmt_double.h"
+#include "testutil_check.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1du; /* xorshift64: the same values on every run */
 
@@ -203,9 +204,5 @@ static Suite *fmt_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(fmt_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(fmt_suite());
 }

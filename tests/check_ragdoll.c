@@ -15,6 +15,7 @@
 #include "scenario/scenario.h"
 #include "solver/solver.h"
 #include "solver/state.h"
+#include "testutil_check.h"
 
 static const char *const methods[] = {"verlet", "pbd", "xpbd"};
 
@@ -41,20 +42,16 @@ static const double frictions[] = {0.0, 0.5, 1.0}, restitutions[] = {0.0, 0.5};
 static struct model *fall(int k, int substeps, int iterations, int shock)
 {
     const int r = k % 2, f = k / 2 % 3, p = k / 6 % (int)NPOSES, meth = k / (6 * (int)NPOSES);
-    char json[2048];
-    snprintf(json, sizeof json,
-             "{\"catena\": 1, \"time\": {\"dt\": %.17g, \"steps\": 150, \"substeps\": %d}, "
-             "\"solver\": {\"method\": \"%s\", \"iterations\": %d, \"damping\": 0.995, "
-             "\"shock_iterations\": %d}, "
-             "\"bodies\": [{\"name\": \"fig\", \"type\": \"ragdoll\", \"mass\": 70, "
-             "\"pose\": \"%s\", \"angle\": %.17g, \"radius\": 0.05}], "
-             "\"obstacles\": [{\"type\": \"plane\", \"point\": [0, 0], \"normal\": [0, 1], "
-             "\"friction\": %g, \"restitution\": %g}]}",
-             1.0 / 60.0, substeps, methods[meth], iterations, shock, poses[p].pose, poses[p].angle,
-             frictions[f], restitutions[r]);
-    struct catena_error err;
-    struct model *m = scenario_parse("test.json", json, strlen(json), NULL, 0, &err);
-    ck_assert_msg(m != NULL, "unexpected error: %s", err.msg);
+    struct model *m =
+        tu_load("{\"catena\": 1, \"time\": {\"dt\": %.17g, \"steps\": 150, \"substeps\": %d}, "
+                "\"solver\": {\"method\": \"%s\", \"iterations\": %d, \"damping\": 0.995, "
+                "\"shock_iterations\": %d}, "
+                "\"bodies\": [{\"name\": \"fig\", \"type\": \"ragdoll\", \"mass\": 70, "
+                "\"pose\": \"%s\", \"angle\": %.17g, \"radius\": 0.05}], "
+                "\"obstacles\": [{\"type\": \"plane\", \"point\": [0, 0], \"normal\": [0, 1], "
+                "\"friction\": %g, \"restitution\": %g}]}",
+                1.0 / 60.0, substeps, methods[meth], iterations, shock, poses[p].pose,
+                poses[p].angle, frictions[f], restitutions[r]);
     double low = INFINITY;
     for (size_t i = 0; i < m->npoints; i++)
         low = fmin(low, m->x0[i].y - m->radius[i]);
@@ -164,20 +161,16 @@ END_TEST
  * hold its touching points) against without it. */
 static double rope_travel(int shock)
 {
-    char json[1024];
-    snprintf(json, sizeof json,
-             "{\"catena\": 1, \"time\": {\"dt\": %.17g, \"steps\": 60}, "
-             "\"solver\": {\"method\": \"xpbd\", \"iterations\": 20, "
-             "\"shock_iterations\": %d}, "
-             "\"bodies\": [{\"name\": \"r\", \"type\": \"rope\", \"from\": [0, 0.01], "
-             "\"to\": [-1, 0.01], \"segments\": 10, \"mass\": 1, \"radius\": 0.01}], "
-             "\"pins\": [{\"point\": \"r.first\", \"at\": [0, 0.01], "
-             "\"motion\": {\"type\": \"linear\", \"velocity\": [1, 0]}}], "
-             "\"obstacles\": [{\"type\": \"plane\", \"point\": [0, 0], \"normal\": [0, 1]}]}",
-             1.0 / 60.0, shock);
-    struct catena_error err;
-    struct model *m = scenario_parse("test.json", json, strlen(json), NULL, 0, &err);
-    ck_assert_msg(m != NULL, "unexpected error: %s", err.msg);
+    struct model *m =
+        tu_load("{\"catena\": 1, \"time\": {\"dt\": %.17g, \"steps\": 60}, "
+                "\"solver\": {\"method\": \"xpbd\", \"iterations\": 20, "
+                "\"shock_iterations\": %d}, "
+                "\"bodies\": [{\"name\": \"r\", \"type\": \"rope\", \"from\": [0, 0.01], "
+                "\"to\": [-1, 0.01], \"segments\": 10, \"mass\": 1, \"radius\": 0.01}], "
+                "\"pins\": [{\"point\": \"r.first\", \"at\": [0, 0.01], "
+                "\"motion\": {\"type\": \"linear\", \"velocity\": [1, 0]}}], "
+                "\"obstacles\": [{\"type\": \"plane\", \"point\": [0, 0], \"normal\": [0, 1]}]}",
+                1.0 / 60.0, shock);
     struct state *s = state_create(m);
     ck_assert_ptr_nonnull(s);
     const size_t last = m->npoints - 1;
@@ -217,9 +210,5 @@ static Suite *ragdoll_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(ragdoll_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return tu_run(ragdoll_suite());
 }

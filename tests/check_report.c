@@ -14,8 +14,8 @@
 
 #include "analysis/report_catenary.h"
 #include "run/run.h"
-#include "scenario/scenario.h"
 #include "testutil.h"
+#include "testutil_check.h"
 
 /* A 20-link rope of length 12 between pins 10 m apart: build_rope starts it at the discrete
  * equilibrium of equal links and equal point masses, which is the report's reference. */
@@ -34,14 +34,6 @@ static const char chain3d_json[] =
     " \"bodies\": [{\"type\": \"rope\", \"name\": \"chain\", \"from\": [1, 2, 3],"
     "  \"to\": [7, 10, 3], \"segments\": 20, \"length\": 12, \"mass\": 1,"
     "  \"pins\": [\"first\", \"last\"]}]}";
-
-static struct model *parse(const char *json)
-{
-    struct catena_error err;
-    struct model *m = scenario_parse("test.json", json, strlen(json), NULL, 0, &err);
-    ck_assert_msg(m != NULL, "%s", err.msg);
-    return m;
-}
 
 static struct report_catenary *build(const struct model *m, const vec3 *x,
                                      const struct report_catenary_options *o)
@@ -74,7 +66,7 @@ static double level_a(double h, double len)
  * error left is the discretisation's, a few 1e-4 of the span for 20 links. */
 START_TEST(test_equilibrium_chain)
 {
-    struct model *m = parse(chain_json);
+    struct model *m = tu_load("%s", chain_json);
     struct report_catenary *r = build(m, m->x0, &defaults);
     ck_assert_uint_eq(r->nchains, 1); /* "tail" hangs from one pin only */
     const struct report_chain *c = &r->chains[0];
@@ -108,7 +100,7 @@ END_TEST
 /* Point 7 moved up by 1e-4 m: the solver error's max is exactly that, at that point. */
 START_TEST(test_moved_point)
 {
-    struct model *m = parse(chain_json);
+    struct model *m = tu_load("%s", chain_json);
     vec3 *x = malloc(m->npoints * sizeof *x);
     memcpy(x, m->x0, m->npoints * sizeof *x);
     x[7].y += 1e-4;
@@ -132,7 +124,7 @@ END_TEST
  * as the 2D chain, the curve is the same. */
 START_TEST(test_3d_plane)
 {
-    struct model *m = parse(chain3d_json);
+    struct model *m = tu_load("%s", chain3d_json);
     struct report_catenary *r = build(m, m->x0, &defaults);
     const struct report_chain *c = &r->chains[0];
     ck_assert_double_eq_tol(c->span, 10, 1e-12);
@@ -152,7 +144,7 @@ END_TEST
  * equilibrium) shows a solver error. */
 START_TEST(test_extensible_reference)
 {
-    struct model *m = parse(chain_json);
+    struct model *m = tu_load("%s", chain_json);
     m->method = METHOD_XPBD;
     for (size_t i = 0; i < m->nlinks; i++)
         m->links[i].compliance = 1e-3;
@@ -176,7 +168,7 @@ END_TEST
 /* --body and --points choose the chain; the errors say what to pass instead. */
 START_TEST(test_selection)
 {
-    struct model *m = parse(chain_json);
+    struct model *m = tu_load("%s", chain_json);
     struct report_catenary *r;
     struct catena_error err;
     struct report_catenary_options o = defaults;
@@ -227,7 +219,7 @@ START_TEST(test_no_chain)
         "{\"catena\": 1, \"time\": {\"dt\": 0.01, \"steps\": 1}, \"bodies\": [{\"type\": "
         "\"rope\", \"name\": \"tail\", \"from\": [0, 0], \"to\": [1, 0], \"segments\": 4, "
         "\"mass\": 1, \"pins\": [\"first\"]}]}";
-    struct model *m = parse(json);
+    struct model *m = tu_load("%s", json);
     struct report_catenary *r;
     struct catena_error err;
     ck_assert_int_eq(report_catenary_build(m, m->x0, 0, 0, &defaults, &r, &err), CATENA_EINPUT);
@@ -240,7 +232,7 @@ END_TEST
 /* A chain that cannot hang: pulled taut by moving an end beyond its length. */
 START_TEST(test_taut_chain)
 {
-    struct model *m = parse(chain_json);
+    struct model *m = tu_load("%s", chain_json);
     vec3 *x = malloc(m->npoints * sizeof *x);
     memcpy(x, m->x0, m->npoints * sizeof *x);
     x[20].x = 13;
@@ -266,7 +258,7 @@ static const cJSON *path(const cJSON *o, const char *a, const char *b, const cha
 /* catenary.json: every documented key is there, with the report's values. */
 START_TEST(test_json_keys)
 {
-    struct model *m = parse(chain_json);
+    struct model *m = tu_load("%s", chain_json);
     struct report_catenary *r = build(m, m->x0, &defaults);
     char *text = report_catenary_json(r, "src");
     cJSON *root = cJSON_Parse(text);
@@ -341,14 +333,14 @@ END_TEST
  * gives the same JSON (the frames keep every bit), and a step never recorded is an error. */
 START_TEST(test_run_and_read_back)
 {
-    struct model *m = parse(chain_json);
+    struct model *m = tu_load("%s", chain_json);
     m->reports = REPORT_CATENARY;
-    char *dir = tu_tmpdir();
-    const struct run_options ro = {.out_dir = dir, .plot = 1};
+    char *tmp = tu_tmpdir();
+    const struct run_options ro = {.out_dir = tmp, .plot = 1};
     struct run_result res;
     struct catena_error err;
     ck_assert_msg(run_simulation(m, &ro, &res, &err) == 0, "%s", err.msg);
-    char *jpath = tu_path(dir, "catenary.json"), *tpath = tu_path(dir, "catenary.txt");
+    char *jpath = tu_path(tmp, "catenary.json"), *tpath = tu_path(tmp, "catenary.txt");
     size_t len;
     char *written = tu_read_file(jpath, &len);
     char *txt = tu_read_file(tpath, &len);
@@ -358,18 +350,18 @@ START_TEST(test_run_and_read_back)
     vec3 *x = malloc(m->npoints * sizeof *x);
     long step;
     double t;
-    ck_assert_msg(report_catenary_read_frame(dir, m, -1, x, &step, &t, &err) == 0, "%s", err.msg);
+    ck_assert_msg(report_catenary_read_frame(tmp, m, -1, x, &step, &t, &err) == 0, "%s", err.msg);
     ck_assert_int_eq(step, 4);
     struct report_catenary *r;
     ck_assert_int_eq(report_catenary_build(m, x, step, t, &defaults, &r, &err), 0);
-    char *again = report_catenary_json(r, dir);
+    char *again = report_catenary_json(r, tmp);
     ck_assert_uint_eq(strlen(again) + 1, strlen(written)); /* the file ends with a newline */
     ck_assert_int_eq(strncmp(again, written, strlen(again)), 0);
     report_catenary_destroy(r);
 
-    ck_assert_int_eq(report_catenary_read_frame(dir, m, 2, x, &step, &t, &err), 0);
+    ck_assert_int_eq(report_catenary_read_frame(tmp, m, 2, x, &step, &t, &err), 0);
     ck_assert_int_eq(step, 2);
-    ck_assert_int_eq(report_catenary_read_frame(dir, m, 3, x, &step, &t, &err), CATENA_EINPUT);
+    ck_assert_int_eq(report_catenary_read_frame(tmp, m, 3, x, &step, &t, &err), CATENA_EINPUT);
     ck_assert_ptr_nonnull(strstr(err.msg, "--step 3: no frame at that step (the trajectory "
                                           "holds 3 frames, steps 0..4)"));
     free(again);
@@ -378,8 +370,8 @@ START_TEST(test_run_and_read_back)
     free(txt);
     free(jpath);
     free(tpath);
-    tu_rmtree(dir);
-    free(dir);
+    tu_rmtree(tmp);
+    free(tmp);
     model_destroy(m);
 }
 END_TEST
@@ -387,15 +379,15 @@ END_TEST
 /* The plot: one 900 x 620 panel pair per chain, white background, the three series drawn. */
 START_TEST(test_plot)
 {
-    struct model *m = parse(chain_json);
+    struct model *m = tu_load("%s", chain_json);
     vec3 *x = malloc(m->npoints * sizeof *x);
     memcpy(x, m->x0, m->npoints * sizeof *x);
     x[7].y += 1e-4; /* a solver error of 1e-5 of the span, drawn full height below */
     struct report_catenary *r = build(m, x, &defaults);
-    char *dir = tu_tmpdir();
+    char *tmp = tu_tmpdir();
     struct catena_error err;
-    ck_assert_msg(report_catenary_plot(r, dir, "c.png", &err) == 0, "%s", err.msg);
-    char *file = tu_path(dir, "c.png");
+    ck_assert_msg(report_catenary_plot(r, tmp, "c.png", &err) == 0, "%s", err.msg);
+    char *file = tu_path(tmp, "c.png");
     png_image img = {.version = PNG_IMAGE_VERSION};
     ck_assert(png_image_begin_read_from_file(&img, file));
     img.format = PNG_FORMAT_RGB;
@@ -416,8 +408,8 @@ START_TEST(test_plot)
     ck_assert_uint_gt(white, (size_t)img.width * img.height / 2);
     free(px);
     free(file);
-    tu_rmtree(dir);
-    free(dir);
+    tu_rmtree(tmp);
+    free(tmp);
     report_catenary_destroy(r);
     free(x);
     model_destroy(m);
@@ -444,9 +436,5 @@ static Suite *report_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(report_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(report_suite());
 }

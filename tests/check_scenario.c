@@ -10,6 +10,7 @@
 
 #include "scenario/build/build.h"
 #include "scenario/scenario.h"
+#include "testutil_check.h"
 
 #define HEAD "{'catena': 1, 'time': {'dt': 0.01, 'steps': 10}, "
 #define ONE_POINT "'points': [{'p': [0, 0], 'mass': 1}]"
@@ -908,9 +909,5 @@ static Suite *scenario_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(scenario_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(scenario_suite());
 }

@@ -14,6 +14,7 @@
 #include "scenario/scenario.h"
 #include "solver/solver.h"
 #include "solver/state.h"
+#include "testutil_check.h"
 
 #define VALIDATION(name) TOP_SRCDIR "/scenarios/validation/" name ".json"
 
@@ -372,9 +373,5 @@ static Suite *validation_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(validation_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(validation_suite());
 }
