@@ -12,8 +12,9 @@
 
 enum { CHUNK = 1 << 16 }; /* bytes read from a file at a time */
 
-/* What a container expects next. */
-enum { ST_OPEN, ST_MEMBER, ST_AFTER_KEY, ST_AFTER_VALUE };
+/* What a container expects next: a first member or its close, the colon after a key, a comma
+ * or its close. */
+enum { ST_OPEN, ST_AFTER_KEY, ST_AFTER_VALUE };
 
 /* ---- input ---- */
 
