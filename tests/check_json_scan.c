@@ -44,10 +44,10 @@ START_TEST(test_events)
         if (ev == JSON_NUMBER)
             numbers[n++] = sc.number;
         if (ev == JSON_STRING) {
-            char s[16];
+            char str[16];
             /* s, e-acute (2 bytes), the grinning face (a surrogate pair, 4 bytes), \n */
-            ck_assert_uint_eq(json_scan_string(&sc, s, sizeof s), 8);
-            ck_assert_str_eq(s, "s\xC3\xA9\xF0\x9F\x98\x80\n");
+            ck_assert_uint_eq(json_scan_string(&sc, str, sizeof str), 8);
+            ck_assert_str_eq(str, "s\xC3\xA9\xF0\x9F\x98\x80\n");
             char cut[4];
             ck_assert_uint_eq(json_scan_string(&sc, cut, sizeof cut), 8);
             ck_assert_str_eq(cut, "s\xC3\xA9");
@@ -251,16 +251,16 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("json_scan");
-    TCase *tc = tu_tcase(s, "text", NULL, NULL);
+    Suite *suite = suite_create("json_scan");
+    TCase *tc = tu_tcase(suite, "text", NULL, NULL);
     tcase_add_test(tc, test_events);
     tcase_add_test(tc, test_keys);
     tcase_add_loop_test(tc, test_errors, 0, sizeof errors / sizeof errors[0]);
     tcase_add_test(tc, test_raw_control);
     tcase_add_test(tc, test_nesting);
-    tc = tu_tcase(s, "file", NULL, NULL);
+    tc = tu_tcase(suite, "file", NULL, NULL);
     tcase_add_test(tc, test_file_streams);
     tcase_add_test(tc, test_max_value);
     tcase_add_test(tc, test_read_error);
-    return tu_run(s);
+    return tu_run(suite);
 }
