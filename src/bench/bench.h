@@ -83,10 +83,7 @@ int bench_writer_case(const struct bench_case *c, const struct bench_options *o,
 int bench_frames_case(const struct bench_case *c, const struct bench_options *o,
                       struct bench_result *r, struct catena_error *err);
 
-/* Shared by the cases: monotonic seconds, this process's processor seconds, and the median
- * of n values (reordered). */
-double bench_clock(void);
-double bench_cpu_clock(void);
+/* Shared by the cases (they time with core/clock.h): the median of n values (reordered). */
 double bench_median(double *v, int n);
 
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "core/clock.h"
 #include "bench/bench_ref.h"
 #include "scenario/build/build.h"
 #include "model/model.h"
@@ -217,23 +218,23 @@ int bench_solver_case(const struct bench_case *c, const struct bench_options *o,
     }
     struct timing t;
     for (int rep = 0; rep < r->reps; rep++) {
-        double start = bench_clock(), cpu = bench_cpu_clock();
+        double start = clock_monotonic_s(), cpu = clock_cpu_s();
         for (long k = 0; k < steps; k++)
             solver_step(m, one);
-        t.one[rep] = bench_clock() - start;
-        t.one_cpu[rep] = bench_cpu_clock() - cpu;
+        t.one[rep] = clock_monotonic_s() - start;
+        t.one_cpu[rep] = clock_cpu_s() - cpu;
         if (memory_only)
             continue;
-        start = bench_clock();
+        start = clock_monotonic_s();
         for (long k = 0; k < steps; k++)
             bench_ref_step(ref);
-        t.ref[rep] = bench_clock() - start;
-        start = bench_clock();
-        cpu = bench_cpu_clock();
+        t.ref[rep] = clock_monotonic_s() - start;
+        start = clock_monotonic_s();
+        cpu = clock_cpu_s();
         for (long k = 0; k < steps; k++)
             solver_step(m, team);
-        t.team[rep] = bench_clock() - start;
-        t.team_cpu[rep] = bench_cpu_clock() - cpu;
+        t.team[rep] = clock_monotonic_s() - start;
+        t.team_cpu[rep] = clock_cpu_s() - cpu;
     }
     r->seconds = bench_median(t.one, r->reps);
     r->ns_per_cit = 1e9 * r->seconds / ((double)steps * work);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "core/clock.h"
 #include "bench/bench_ref.h"
 #include "scenario/build/build.h"
 #include "solver/solver.h"
@@ -73,7 +74,7 @@ static int time_catena(enum output_format f, const char *dir, const struct model
     struct traj_writer *w = traj_open(f, dir, m, err);
     if (!w)
         return err->code;
-    const double start = bench_clock();
+    const double start = clock_monotonic_s();
     for (long k = 0; k < frames; k++) {
         move(s, k);
         if (traj_frame(w, m, s, err)) {
@@ -81,7 +82,7 @@ static int time_catena(enum output_format f, const char *dir, const struct model
             return err->code;
         }
     }
-    *seconds = bench_clock() - start;
+    *seconds = clock_monotonic_s() - start;
     if (traj_close(w, err))
         return err->code;
     char path[4096];
@@ -100,12 +101,12 @@ static int time_reference(enum output_format f, const char *dir, const struct mo
     if (!fp)
         return error_set(err, CATENA_EFAIL, "%s: cannot create", path);
     int rc = bench_ref_begin(fp, f, m->dims, m->npoints, frames);
-    const double start = bench_clock();
+    const double start = clock_monotonic_s();
     for (long k = 0; k < frames && !rc; k++) {
         move(s, k);
         rc = bench_ref_frame(fp, f, m->dims, m->npoints, k, s->step, s->t, s->x);
     }
-    *seconds = bench_clock() - start;
+    *seconds = clock_monotonic_s() - start;
     rc = rc || bench_ref_end(fp, f);
     *bytes = ftell(fp);
     if (fclose(fp) != 0 || rc)

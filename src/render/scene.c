@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "gfx/colormap.h"
 #include "render/internal.h"
 
@@ -19,11 +20,6 @@ static struct raster_color rgb(uint32_t c)
 {
     return (struct raster_color){(unsigned char)(c >> 16), (unsigned char)(c >> 8),
                                  (unsigned char)c, 255};
-}
-
-static void *alloc_array(size_t n, size_t size)
-{
-    return calloc(n ? n : 1, size);
 }
 
 static void fill_bodies(struct render_scene *sc)

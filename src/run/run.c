@@ -6,10 +6,10 @@
 
 #include <signal.h>
 #include <stdio.h>
-#include <time.h>
 
 #include "run/events.h"
 #include "analysis/metrics.h"
+#include "core/clock.h"
 #include "core/outfile.h"
 #include "core/progress.h"
 #include "analysis/report_catenary.h"
@@ -71,14 +71,6 @@ static void signals_restore(const struct run *run)
 {
     for (size_t i = 0; i < NSTOP; i++)
         sigaction(stop_signals[i], &run->old[i], NULL);
-}
-
-/* Monotonic seconds: wall time that clock adjustments do not disturb. */
-static double clock_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static int writers_open(struct run *run, const char *dir, struct catena_error *err)
@@ -175,7 +167,7 @@ static int run_steps(struct run *run, const struct run_options *o, struct catena
     struct state *s = run->s;
     struct progress pg;
     if (o->progress)
-        progress_start(&pg, stderr, m->steps, clock_s());
+        progress_start(&pg, stderr, m->steps, clock_monotonic_s());
     run->diverged = solver_find_diverged(s);
     if (run->diverged < 0)
         boundary(run);
@@ -192,7 +184,7 @@ static int run_steps(struct run *run, const struct run_options *o, struct catena
         if (run->diverged < 0 && (s->step % m->every == 0 || run->settled_step >= 0))
             rc = writers_record(run, err);
         if (o->progress)
-            progress_update(&pg, s->step, clock_s());
+            progress_update(&pg, s->step, clock_monotonic_s());
     }
     if (o->progress)
         progress_end(&pg);
@@ -319,9 +311,9 @@ int run_simulation(const struct model *m, const struct run_options *o, struct ru
     if (rc == CATENA_OK && !(run.topology = topology_log_open(o->out_dir, m, err)))
         rc = err->code;
     if (rc == CATENA_OK) {
-        const double start = clock_s();
+        const double start = clock_monotonic_s();
         rc = run_steps(&run, o, err);
-        r->wall_s = clock_s() - start;
+        r->wall_s = clock_monotonic_s() - start;
     }
     fill_result(&run, r);
     if (rc == CATENA_OK)
