@@ -274,6 +274,17 @@ void raster_line(struct raster *r, double x0, double y0, double x1, double y1, d
     }
 }
 
+/* Row j of the disc of radius ro about (cx, cy): the pixels [*i0, *i1] it reaches, and dy^2 for
+ * the distances along the row; 0 when the row misses it. */
+static int disc_row(const struct raster *r, double cx, double cy, double ro, int j, double *dy2,
+                    int *i0, int *i1)
+{
+    const double dy = j - cy;
+    *dy2 = dy * dy;
+    const double h2 = ro * ro - *dy2;
+    return h2 > 0 && pixel_range(cx - sqrt(h2), cx + sqrt(h2), r->width, i0, i1);
+}
+
 void raster_disc(struct raster *r, double cx, double cy, double radius, struct raster_color c)
 {
     if (c.a == 0 || !(radius > 0) || !finite4(cx, cy, radius, 0))
@@ -285,9 +296,9 @@ void raster_disc(struct raster *r, double cx, double cy, double radius, struct r
     if (!pixel_range(cy - ro, cy + ro, r->height, &j0, &j1))
         return;
     for (int j = j0; j <= j1; j++) {
-        double dy = j - cy, dy2 = dy * dy, h2 = ro * ro - dy2;
+        double dy2;
         int i0, i1;
-        if (h2 <= 0 || !pixel_range(cx - sqrt(h2), cx + sqrt(h2), r->width, &i0, &i1))
+        if (!disc_row(r, cx, cy, ro, j, &dy2, &i0, &i1))
             continue;
         unsigned char *p = pixel(r, i0, j);
         for (int i = i0; i <= i1; i++, p += 4) {
@@ -320,9 +331,9 @@ void raster_ring(struct raster *r, double cx, double cy, double radius, double w
     if (!pixel_range(cy - ro, cy + ro, r->height, &j0, &j1))
         return;
     for (int j = j0; j <= j1; j++) {
-        double dy = j - cy, dy2 = dy * dy, h2 = ro * ro - dy2;
+        double dy2;
         int i0, i1, h0, h1;
-        if (h2 <= 0 || !pixel_range(cx - sqrt(h2), cx + sqrt(h2), r->width, &i0, &i1))
+        if (!disc_row(r, cx, cy, ro, j, &dy2, &i0, &i1))
             continue;
         /* the hole: centres within rh of the middle get no coverage */
         double hole2 = rh > 0 ? rh * rh - dy2 : -1;
