@@ -1,16 +1,9 @@
-/* Private to the sweep files (sweep/sweep.c, sweep/collect.c, sweep/exec.c, sweep/emit.c): file
- * and path helpers they share. */
+/* Private to the sweep files (sweep/sweep.c, sweep/collect.c, sweep/exec.c, sweep/emit.c): the
+ * helpers they share. */
 #ifndef CATENA_SWEEP_INTERNAL_H
 #define CATENA_SWEEP_INTERNAL_H
 
 #include <stddef.h>
-
-/* The whole file, NUL-terminated (*len excludes the NUL), malloc'd; NULL with *errnum set
- * (an errno value) when it cannot be read. */
-char *sweep_read_file(const char *path, size_t *len, int *errnum);
-
-/* "A/B" (or "B" when A is empty), malloc'd; NULL when out of memory. */
-char *sweep_join(const char *a, const char *b);
 
 struct sweep_plan;
 struct cJSON;

@@ -17,6 +17,8 @@
 #include "config.h"
 #include "core/fmt_double.h"
 #include "core/json_out.h"
+#include "core/path.h"
+#include "core/readfile.h"
 #include "model/model.h"
 #include "scenario/scenario.h"
 #include "scenario/sjson.h"
@@ -67,53 +69,6 @@ static const char *const mode_names[] = {"product", "zip", NULL};
 static const char *const collect_files[] = {"summary", "catenary", "metrics", NULL};
 
 /* ---- small helpers ---- */
-
-char *sweep_read_file(const char *path, size_t *len, int *errnum)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    if (!f) {
-        *errnum = errno;
-        return NULL;
-    }
-    for (;;) {
-        if (cap - n < 2) {
-            cap = cap ? 2 * cap : 4096;
-            char *b = realloc(buf, cap);
-            if (!b) {
-                *errnum = ENOMEM;
-                goto fail;
-            }
-            buf = b;
-        }
-        const size_t r = fread(buf + n, 1, cap - n - 1, f);
-        n += r;
-        if (r == 0)
-            break;
-    }
-    if (ferror(f)) {
-        *errnum = EIO;
-        goto fail;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-fail:
-    fclose(f);
-    free(buf);
-    return NULL;
-}
-
-char *sweep_join(const char *a, const char *b)
-{
-    const size_t na = strlen(a), n = na + strlen(b) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s%s%s", a, na && a[na - 1] != '/' ? "/" : "", b);
-    return p;
-}
 
 /* A growing string; out of memory is remembered and reported once at the end. */
 struct sbuf {
@@ -606,7 +561,7 @@ static int resolve_base(const struct sjson *cx, const char *sweep_abs, const cha
     if (base[0] != '/') {
         const char *slash = strrchr(sweep_abs, '/');
         char *dir = strndup(sweep_abs, slash ? (size_t)(slash - sweep_abs) : 0);
-        joined = dir ? sweep_join(*dir ? dir : "/", base) : NULL;
+        joined = dir ? path_join(*dir ? dir : "/", base) : NULL;
         free(dir);
         if (!joined)
             return oom(cx->err, cx->label);
@@ -637,7 +592,7 @@ struct sweep_plan *sweep_load(const char *path, struct catena_error *err)
         oom(err, path);
         return NULL;
     }
-    if (!(text = sweep_read_file(path, &len, &e))) {
+    if (!(text = readfile(path, &len, &e))) {
         error_set(err, e == ENOMEM ? CATENA_EFAIL : CATENA_EINPUT, "%s: cannot read: %s", path,
                   strerror(e));
         goto fail;
@@ -843,7 +798,7 @@ static int read_plan_runs(const struct sjson *cx, const cJSON *root, struct swee
 
 struct sweep_plan *sweep_plan_read(const char *dir, struct catena_error *err)
 {
-    char *path = sweep_join(dir, "plan.json"), *text = NULL;
+    char *path = path_join(dir, "plan.json"), *text = NULL;
     struct sweep_plan *p = calloc(1, sizeof *p);
     struct sjson cx = {.label = path, .err = err};
     cJSON *root = NULL;
@@ -856,7 +811,7 @@ struct sweep_plan *sweep_plan_read(const char *dir, struct catena_error *err)
         oom(err, dir);
         goto fail;
     }
-    if (!(text = sweep_read_file(path, &len, &e))) {
+    if (!(text = readfile(path, &len, &e))) {
         error_set(err, CATENA_EINPUT, "%s: cannot read: %s (is %s a sweep directory?)", path,
                   strerror(e), dir);
         goto fail;
@@ -916,8 +871,8 @@ done:
 
 char *sweep_run_dir(const struct sweep_plan *p, const char *dir, size_t i)
 {
-    char *runs = sweep_join(dir, "runs");
-    char *d = runs ? sweep_join(runs, p->runs[i].name) : NULL;
+    char *runs = path_join(dir, "runs");
+    char *d = runs ? path_join(runs, p->runs[i].name) : NULL;
     free(runs);
     return d;
 }
