@@ -26,13 +26,7 @@ static struct model *cloth_model(long steps)
     m->order = ORDER_COLORED;
     m->formats = FORMAT_NPY;
     m->metrics = 0;
-    struct cloth_def d = build_cloth_def();
-    d.name = "cloth";
-    d.rows = d.cols = 100;
-    d.dx = d.dy = 0.02;
-    d.bend.on = 1;
-    if (build_cloth(m, &d) < 0 || model_add_pin(m, 0, m->x0[0]) < 0 ||
-        model_add_pin(m, 99, m->x0[99]) < 0) {
+    if (bench_add_cloth(m, 100, 1.0, 2) < 0) {
         model_destroy(m);
         return NULL;
     }

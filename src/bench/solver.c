@@ -48,18 +48,12 @@ static const struct solver_case cases[] = {
 
 static struct model *base_model(int dims, enum solver_method method)
 {
-    struct model *m = model_create();
+    struct model *m = bench_model(dims);
     if (!m)
         return NULL;
-    m->name = malloc(6);
-    if (m->name)
-        memcpy(m->name, "bench", 6);
-    m->dims = dims;
-    m->dt = 1.0 / 60;
     m->steps = 1;
     m->iterations = 20;
     m->method = method;
-    m->order = ORDER_COLORED;
     return m;
 }
 
@@ -75,21 +69,6 @@ static int add_chain(struct model *m, long n)
     d.shape = ROPE_STRAIGHT;
     d.compliance = m->method == METHOD_XPBD ? 1e-7 : 0; /* a stiff cable, m/N per link */
     if (build_rope(m, &d, m->gravity) < 0 || model_add_pin(m, 0, m->x0[0]) < 0 ||
-        model_add_pin(m, (uint32_t)(n - 1), m->x0[n - 1]) < 0)
-        return -1;
-    return 0;
-}
-
-/* An n x n cloth 2 cm apart hanging from its top corners, every link family on. */
-static int add_cloth(struct model *m, long n)
-{
-    struct cloth_def d = build_cloth_def();
-    d.name = "cloth";
-    d.rows = d.cols = (uint32_t)n;
-    d.dx = d.dy = 0.02;
-    d.mass = 1e-4 * (double)n * (double)n;
-    d.bend.on = 1;
-    if (build_cloth(m, &d) < 0 || model_add_pin(m, 0, m->x0[0]) < 0 ||
         model_add_pin(m, (uint32_t)(n - 1), m->x0[n - 1]) < 0)
         return -1;
     return 0;
@@ -120,8 +99,9 @@ static struct model *build(const struct solver_case *sc, long n)
     struct model *m = base_model(sc->shape == CLOTH ? 3 : 2, sc->method);
     if (!m)
         return NULL;
+    const double cloth_mass = 1e-4 * (double)n * (double)n; /* 0.1 g a point */
     const int rc = sc->shape == CHAIN   ? add_chain(m, n)
-                   : sc->shape == CLOTH ? add_cloth(m, n)
+                   : sc->shape == CLOTH ? bench_add_cloth(m, (uint32_t)n, cloth_mass, 2)
                                         : add_ropes(m, n);
     if (rc) {
         model_destroy(m);

@@ -27,23 +27,12 @@ static const enum output_format formats[] = {FORMAT_CSV, FORMAT_JSON, FORMAT_NPY
 
 static struct model *cloth_model(void)
 {
-    struct model *m = model_create();
+    struct model *m = bench_model(3);
     if (!m)
         return NULL;
-    m->name = malloc(6);
-    if (m->name)
-        memcpy(m->name, "bench", 6);
-    m->dims = 3;
-    m->dt = 1.0 / 60;
     m->steps = FRAMES_FULL;
     m->iterations = 5;
-    m->order = ORDER_COLORED;
-    struct cloth_def d = build_cloth_def();
-    d.name = "cloth";
-    d.rows = d.cols = 100;
-    d.dx = d.dy = 0.02;
-    d.bend.on = 1;
-    if (!m->name || build_cloth(m, &d) < 0 || model_add_pin(m, 0, m->x0[0]) < 0) {
+    if (bench_add_cloth(m, 100, 1.0, 1) < 0) {
         model_destroy(m);
         return NULL;
     }
