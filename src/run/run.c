@@ -90,7 +90,7 @@ static int writers_open(struct run *run, const char *dir, struct catena_error *e
 static int writers_record(struct run *run, struct catena_error *err)
 {
     for (size_t i = 0; i < NFORMATS; i++)
-        if (run->w[i] && traj_frame(run->w[i], run->m, run->s, err))
+        if (run->w[i] && traj_append(run->w[i], run->s->step, run->s->t, run->s->x, err))
             return err->code;
     if (run->metrics && metrics_record(run->metrics, run->lm, run->s, err))
         return err->code;
@@ -140,7 +140,7 @@ static void boundary(struct run *run)
 {
     events_boundary(run->ev, run->s);
     if (run->topology)
-        topology_log_step(run->topology, run->lm, run->s);
+        topology_log_step(run->topology, run->lm, run->s->alive, run->s->step);
 }
 
 /* Whether the run has settled (time.until_settled) with nothing left to happen. */
@@ -330,17 +330,4 @@ int run_simulation(const struct model *m, const struct run_options *o, struct ru
     state_destroy(run.s);
     events_destroy(run.ev);
     return rc;
-}
-
-const char *run_status_name(enum run_status status)
-{
-    switch (status) {
-    case RUN_OK:
-        return "ok";
-    case RUN_DIVERGED:
-        return "diverged";
-    case RUN_INTERRUPTED:
-        return "interrupted";
-    }
-    return "?";
 }

@@ -5,7 +5,7 @@
 
 #include "core/error.h"
 #include "model/model.h"
-#include "run/run.h"
+#include "run/result.h"
 
 int summary_write(const char *dir, const struct model *m, const struct run_result *r,
                   struct catena_error *err);
