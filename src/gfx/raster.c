@@ -186,7 +186,9 @@ static inline double pos_part(double v)
     return 0.5 * (v + fabs(v));
 }
 
-static inline double clamp01(double v)
+/* v clamped to [0, 1] for the per-pixel loops, without a branch (core/clamp.h's clamp01
+ * branches; the two differ only at -0 and NaN, which coverage never is) */
+static inline double coverage_clamp(double v)
 {
     return min2(pos_part(v), 1);
 }
@@ -451,7 +453,7 @@ static void fill_convex(struct raster *r, const struct edge *e, int n, const dou
             for (int k = 0; k < n && cov > 0; k++) {
                 d[k] = e[k].nx * i + base[k];
                 if (smooth)
-                    cov *= clamp01(0.5 - d[k]);
+                    cov *= coverage_clamp(0.5 - d[k]);
                 else if (!(d[k] < 0 || (d[k] == 0 && e[k].owns)))
                     cov = 0;
             }
