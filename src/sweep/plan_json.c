@@ -163,8 +163,8 @@ static int read_plan_runs(const struct sjson *cx, const cJSON *root, struct swee
                                name);
         }
         for (size_t a = 0; a < p->naxes; a++) {
-            const size_t n = strlen(p->paths[a]);
-            if (strncmp(r->set[a], p->paths[a], n) != 0 || r->set[a][n] != '=') {
+            const size_t len = strlen(p->paths[a]);
+            if (strncmp(r->set[a], p->paths[a], len) != 0 || r->set[a][len] != '=') {
                 char at[SJSON_PATH_MAX], set[SJSON_PATH_MAX];
                 sjson_path_key(set, where, "set");
                 return sjson_error(cx, sjson_path_index(at, set, a),

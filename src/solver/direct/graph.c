@@ -349,11 +349,15 @@ void direct_graph_analyse(struct direct *d, const struct model *m)
         if (in_system(d, (uint32_t)v))
             d->gpoint[d->ngpoint++] = (uint32_t)v;
     walk(d, m, WALK_COUNT, 0.0);
-    if (d->ap[d->nu] > d->entry_cap)
-        return give_up(d);
+    if (d->ap[d->nu] > d->entry_cap) {
+        give_up(d);
+        return;
+    }
     walk(d, m, WALK_ROWS, 0.0);
-    if (symbolic(d) > d->l_cap)
-        return give_up(d);
+    if (symbolic(d) > d->l_cap) {
+        give_up(d);
+        return;
+    }
     double longest = 0.0;
     for (size_t k = 0; k < d->ngraph; k++)
         longest = fmax(longest, m->links[d->graph_link[k]].rest);
