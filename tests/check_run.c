@@ -16,10 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/warnings.h"
 #include "run/run.h"
 #include "solver/solver.h"
 #include "testutil.h"
 #include "testutil_check.h"
+#include "testutil_models.h"
 
 /* A 5-point chain pinned at its first point, swinging down under gravity. */
 static struct model *swinging_chain(long steps, long every, unsigned formats)
@@ -442,10 +444,26 @@ START_TEST(test_status_names)
 }
 END_TEST
 
+/* The warnings list keeps codes and formatted messages in order, grows past its first
+ * room, and clears to empty. */
+START_TEST(test_warnings_list)
+{
+    struct warnings w = {0};
+    for (int i = 0; i < 9; i++)
+        ck_assert_int_eq(warnings_add(&w, "max-stretch", "link %d stretched %.1f %%", i, 81.0), 0);
+    ck_assert_uint_eq(w.n, 9);
+    ck_assert_str_eq(w.list[0].code, "max-stretch");
+    ck_assert_str_eq(w.list[8].message, "link 8 stretched 81.0 %");
+    warnings_clear(&w);
+    ck_assert_uint_eq(w.n, 0);
+    ck_assert_ptr_null(w.list);
+}
+END_TEST
+
 static Suite *run_suite(void)
 {
-    Suite *s = suite_create("run");
-    TCase *tc = tu_tcase(s, "run", tu_files_setup, tu_files_teardown);
+    Suite *suite = suite_create("run");
+    TCase *tc = tu_tcase(suite, "run", tu_files_setup, tu_files_teardown);
     tcase_add_test(tc, test_outputs_appear);
     tcase_add_test(tc, test_only_asked_formats);
     tcase_add_test(tc, test_missing_dirs_created);
@@ -460,7 +478,8 @@ static Suite *run_suite(void)
     tcase_add_test(tc, test_metrics_file);
     tcase_add_test(tc, test_metrics_off);
     tcase_add_test(tc, test_status_names);
-    return s;
+    tcase_add_test(tc, test_warnings_list);
+    return suite;
 }
 
 int main(void)
