@@ -1,7 +1,8 @@
 /* Scenario files (format v1, catena-scenario(5)) -> model. The tree is parsed strictly,
  * the --set overrides are applied to it, then every section is checked against its key
- * table and read into the model. Global point indices: the points[] entries first, in
- * order (so points[i] is point i), then each body's points, body by body. */
+ * table and read into the model by its reader (scenario/loader.h), in the order of
+ * sections[] below. Global point indices: the points[] entries first, in order (so
+ * points[i] is point i), then each body's points, body by body. */
 #define _POSIX_C_SOURCE 200809L
 #include "scenario/scenario.h"
 
@@ -12,21 +13,15 @@
 #include <string.h>
 
 #include "core/fmt_double.h"
-#include "scenario/sjson.h"
-#include "scenario/loader.h"
-#include "scenario/sref.h"
 #include "core/sha256_hex.h"
+#include "scenario/loader.h"
+#include "scenario/override.h"
 
 #define FORMAT_VERSION 1
 
-#define MAX_COUNT SCENARIO_MAX_COUNT
-
-/* Memory a point and a link take in the model and the state, for the size message. */
-#define POINT_BYTES (2 * sizeof(vec3) + 3 * sizeof(double) + sizeof(char *) + 2 * sizeof(vec3))
-#define LINK_BYTES (sizeof(struct link) + 1)
-
-/* The allowed keys, one table per object of the format: one key a line, so that
- * features add keys without touching their neighbours. */
+/* The allowed keys, one table per object of the format (here the top level's; each section's
+ * beside its reader): one key a line, so that features add keys without touching their
+ * neighbours. */
 // clang-format off
 static const struct sjson_key top_keys[] = {
     {"catena", 1},
@@ -48,78 +43,7 @@ static const struct sjson_key top_keys[] = {
     {"events", 0},
     {NULL, 0},
 };
-static const struct sjson_key time_keys[] = {
-    {"dt", 1},
-    {"steps", 1},
-    {"substeps", 0},
-    {"until_settled", 0},
-    {NULL, 0},
-};
-static const struct sjson_key solver_keys[] = {
-    {"method", 0},
-    {"iterations", 0},
-    {"order", 0},
-    {"damping", 0},
-    {"max_length_pass", 0},
-    {"global", 0},
-    {"collide_every", 0},
-    {"shock_iterations", 0},
-    {"threads", 0},
-    {"kernel", 0},
-    {NULL, 0},
-};
-static const struct sjson_key world_keys[] = {
-    {"gravity", 0},
-    {"wind", 0},
-    {"gust", 0},
-    {NULL, 0},
-};
-static const struct sjson_key output_keys[] = {
-    {"trajectory", 0},
-    {"every", 0},
-    {"render", 0},
-    {"metrics", 0},
-    {"reports", 0},
-    {NULL, 0},
-};
-static const struct sjson_key point_keys[] = {
-    {"name", 0},
-    {"p", 1},
-    {"v", 0},
-    {"mass", 1},
-    {"radius", 0},
-    {NULL, 0},
-};
-static const struct sjson_key link_keys[] = {
-    {"a", 1},
-    {"b", 1},
-    {"rest", 0},
-    {"stiffness", 0},
-    {"break_stretch", 0},
-    {"compliance", 0},
-    {"EA", 0},
-    {"kind", 0},
-    {"break_force", 0},
-    {NULL, 0},
-};
-static const struct sjson_key pin_keys[] = {
-    {"point", 1},
-    {"at", 0},
-    {"motion", 0},
-    {NULL, 0},
-};
-
 // clang-format on
-
-/* Enum values as the file writes them, indexed by the model's enums. */
-static const char *const method_names[] = {"verlet", "pbd", "xpbd", NULL};
-static const char *const order_names[] = {"forward", "alternate", "colored", NULL};
-static const char *const format_names[] = {"csv", "json", "npy", NULL}; /* bit i = 1 << i */
-
-int scenario_oom(struct loader *ld)
-{
-    return error_set(ld->cx.err, CATENA_EFAIL, "%s: out of memory", ld->cx.label);
-}
 
 /* ---- names ---- */
 
@@ -165,28 +89,8 @@ static int read_name(struct loader *ld)
         name = from_file;
     }
     if (!(ld->m->name = strdup(name)))
-        return scenario_oom(ld);
+        return loader_oom(ld);
     return 0;
-}
-
-int scenario_add_name(struct loader *ld, const char *path, const char *name, enum sref_kind kind,
-                      size_t index)
-{
-    struct sref_entry taken;
-    const int r = sref_add(ld->names, name, kind, index, &taken);
-    if (r < 0)
-        return scenario_oom(ld);
-    if (r == 0)
-        return 0;
-    const char *what = kind == SREF_POINT ? "point" : "body";
-    char shown[SJSON_SHOW_SIZE];
-    sjson_show(shown, name);
-    const char *holder = taken.kind == SREF_POINT ? "points" : "bodies";
-    if (taken.kind == kind)
-        return sjson_error(&ld->cx, path, "duplicate %s name \"%s\" (also %s[%zu])", what, shown,
-                           holder, taken.index);
-    return sjson_error(&ld->cx, path, "\"%s\" is already the name of %s[%zu]", shown, holder,
-                       taken.index);
 }
 
 /* ---- sections ---- */
@@ -197,7 +101,7 @@ static int read_version(struct loader *ld)
     long long version;
     if (!v)
         return sjson_error(&ld->cx, "", "missing required key \"catena\"");
-    if (sjson_integer(&ld->cx, v, "catena", -MAX_COUNT, MAX_COUNT, &version))
+    if (sjson_integer(&ld->cx, v, "catena", -SCENARIO_MAX_COUNT, SCENARIO_MAX_COUNT, &version))
         return CATENA_EINPUT;
     if (version != FORMAT_VERSION)
         return sjson_error(&ld->cx, "catena",
@@ -209,298 +113,12 @@ static int read_version(struct loader *ld)
 static int read_dimensions(struct loader *ld)
 {
     long long dims = 2;
-    if (sjson_get_integer(&ld->cx, ld->root, "", "dimensions", -MAX_COUNT, MAX_COUNT, &dims))
+    if (sjson_get_integer(&ld->cx, ld->root, "", "dimensions", -SCENARIO_MAX_COUNT,
+                          SCENARIO_MAX_COUNT, &dims))
         return CATENA_EINPUT;
     if (dims != 2 && dims != 3)
         return sjson_error(&ld->cx, "dimensions", "must be 2 or 3 (got %lld)", dims);
     ld->m->dims = (int)dims;
-    return 0;
-}
-
-static int read_time(struct loader *ld)
-{
-    const cJSON *t;
-    long long steps = 0, substeps = 1;
-    if (sjson_object(&ld->cx, ld->root, "", "time", time_keys, &t) ||
-        sjson_get_number(&ld->cx, t, "time", "dt", &SJSON_POSITIVE, &ld->m->dt) ||
-        sjson_get_integer(&ld->cx, t, "time", "steps", 0, MAX_COUNT, &steps) ||
-        sjson_get_integer(&ld->cx, t, "time", "substeps", 1, INT_MAX, &substeps))
-        return CATENA_EINPUT;
-    ld->m->steps = (long)steps;
-    ld->m->substeps = (int)substeps;
-    return 0;
-}
-
-static int read_solver(struct loader *ld)
-{
-    const cJSON *s;
-    int method = (int)ld->m->method, order = (int)ld->m->order;
-    long long iterations = ld->m->iterations;
-    if (sjson_object(&ld->cx, ld->root, "", "solver", solver_keys, &s) ||
-        sjson_get_enum(&ld->cx, s, "solver", "method", method_names, &method) ||
-        sjson_get_integer(&ld->cx, s, "solver", "iterations", 1, INT_MAX, &iterations) ||
-        sjson_get_enum(&ld->cx, s, "solver", "order", order_names, &order) ||
-        sjson_get_number(&ld->cx, s, "solver", "damping", &SJSON_UNIT, &ld->m->damping))
-        return CATENA_EINPUT;
-    ld->m->method = (enum solver_method)method;
-    ld->m->order = (enum solver_order)order;
-    ld->m->iterations = (int)iterations;
-    return 0;
-}
-
-static int read_world(struct loader *ld)
-{
-    const cJSON *w;
-    if (sjson_object(&ld->cx, ld->root, "", "world", world_keys, &w) ||
-        sjson_get_vector(&ld->cx, w, "world", "gravity", ld->m->dims, &ld->m->gravity))
-        return CATENA_EINPUT;
-    return 0;
-}
-
-static int read_output(struct loader *ld)
-{
-    const cJSON *o, *traj = NULL;
-    long long every = ld->m->every;
-    if (sjson_object(&ld->cx, ld->root, "", "output", output_keys, &o) ||
-        sjson_array(&ld->cx, o, "output", "trajectory", &traj) ||
-        sjson_get_integer(&ld->cx, o, "output", "every", 1, MAX_COUNT, &every))
-        return CATENA_EINPUT;
-    ld->m->every = (long)every;
-    if (!traj)
-        return 0;
-    unsigned formats = 0;
-    size_t i = 0;
-    for (const cJSON *e = traj->child; e; e = e->next, i++) {
-        char p[SJSON_PATH_MAX];
-        int f = 0;
-        if (sjson_enum(&ld->cx, e, sjson_path_index(p, "output.trajectory", i), format_names, &f))
-            return CATENA_EINPUT;
-        if (formats & (1u << f))
-            return sjson_error(&ld->cx, p, "\"%s\" is listed twice", format_names[f]);
-        formats |= 1u << f;
-    }
-    ld->m->formats = formats;
-    return 0;
-}
-
-int scenario_check_size(struct loader *ld, const char *path, long long points, long long links)
-{
-    if (points <= ld->max_points)
-        return 0;
-    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    double size = (double)points * (double)POINT_BYTES + (double)links * (double)LINK_BYTES;
-    size_t u = 0;
-    while (size >= 1024 && u + 1 < sizeof units / sizeof *units) {
-        size /= 1024;
-        u++;
-    }
-    return sjson_error(&ld->cx, path,
-                       "too many points: the scenario would need %lld points, about %.3g %s of "
-                       "memory (the limit is %lld point%s; --max-points changes it)",
-                       points, size, units[u], ld->max_points, ld->max_points == 1 ? "" : "s");
-}
-
-static int read_point(struct loader *ld, const cJSON *e, const char *path)
-{
-    const char *name = NULL;
-    vec3 p = v3(0, 0, 0), v = v3(0, 0, 0);
-    double mass = 0, radius = 0;
-    char np[SJSON_PATH_MAX], shown[SJSON_SHOW_SIZE];
-    if (sjson_check_object(&ld->cx, e, path, point_keys) ||
-        sjson_get_string(&ld->cx, e, path, "name", &name) ||
-        sjson_get_vector(&ld->cx, e, path, "p", ld->m->dims, &p) ||
-        sjson_get_vector(&ld->cx, e, path, "v", ld->m->dims, &v) ||
-        sjson_get_number(&ld->cx, e, path, "mass", &SJSON_NONNEG, &mass) ||
-        sjson_get_number(&ld->cx, e, path, "radius", &SJSON_NONNEG, &radius))
-        return CATENA_EINPUT;
-    sjson_path_key(np, path, "name");
-    if (name && !*name)
-        return sjson_error(&ld->cx, np, "must not be empty");
-    if (name && strchr(name, '.'))
-        return sjson_error(&ld->cx, np,
-                           "\"%s\" contains '.', which is reserved for body points (\"rope.3\")",
-                           sjson_show(shown, name));
-    const long i = model_add_point(ld->m, p, v, mass, radius, name);
-    if (i < 0)
-        return scenario_oom(ld);
-    return name ? scenario_add_name(ld, np, ld->m->point_name[i], SREF_POINT, (size_t)i) : 0;
-}
-
-static int read_points(struct loader *ld)
-{
-    const cJSON *points;
-    if (sjson_array(&ld->cx, ld->root, "", "points", &points))
-        return CATENA_EINPUT;
-    if (!points)
-        return 0;
-    if (scenario_check_size(ld, "points", cJSON_GetArraySize(points), 0))
-        return CATENA_EINPUT;
-    size_t i = 0;
-    for (const cJSON *e = points->child; e; e = e->next, i++) {
-        char p[SJSON_PATH_MAX];
-        if (read_point(ld, e, sjson_path_index(p, "points", i)))
-            return CATENA_EINPUT;
-    }
-    return 0;
-}
-
-int scenario_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size_t entry)
-{
-    if (ld->m->npins == ld->origin_cap) {
-        const size_t cap = ld->origin_cap ? 2 * ld->origin_cap : 16;
-        struct pin_origin *o = realloc(ld->origins, cap * sizeof *o);
-        if (!o)
-            return scenario_oom(ld);
-        ld->origins = o;
-        ld->origin_cap = cap;
-    }
-    ld->origins[ld->m->npins] = (struct pin_origin){.body = body, .entry = entry};
-    return model_add_pin(ld->m, point, at) < 0 ? scenario_oom(ld) : 0;
-}
-
-static int read_pins(struct loader *ld)
-{
-    const cJSON *pins;
-    if (sjson_array(&ld->cx, ld->root, "", "pins", &pins))
-        return CATENA_EINPUT;
-    size_t i = 0;
-    for (const cJSON *e = pins ? pins->child : NULL; e; e = e->next, i++) {
-        char p[SJSON_PATH_MAX], pp[SJSON_PATH_MAX];
-        uint32_t point = 0;
-        sjson_path_index(p, "pins", i);
-        if (sjson_check_object(&ld->cx, e, p, pin_keys) ||
-            sref_resolve(ld->names, ld->m, &ld->cx, sjson_child(e, "point"),
-                         sjson_path_key(pp, p, "point"), &point))
-            return CATENA_EINPUT;
-        vec3 at = ld->m->x0[point];
-        if (sjson_get_vector(&ld->cx, e, p, "at", ld->m->dims, &at))
-            return CATENA_EINPUT;
-        int rc = scenario_add_pin(ld, point, at, -1, i);
-        if (!rc)
-            rc = scenario_read_pin_motion(ld, e, p, ld->m->npins - 1);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
-static void pin_origin_path(const struct pin_origin *o, char p[SJSON_PATH_MAX])
-{
-    if (o->body < 0)
-        snprintf(p, SJSON_PATH_MAX, "pins[%zu].point", o->entry);
-    else
-        snprintf(p, SJSON_PATH_MAX, "bodies[%ld].pins[%zu]", o->body, o->entry);
-}
-
-struct pin_order {
-    uint32_t point;
-    size_t order; /* index among the model's pins */
-};
-
-static int cmp_pin_order(const void *a, const void *b)
-{
-    const struct pin_order *x = a, *y = b;
-    if (x->point != y->point)
-        return x->point < y->point ? -1 : 1;
-    return x->order < y->order ? -1 : x->order > y->order;
-}
-
-/* A point pinned twice is an error at the second pin, in the order pins were read. */
-static int check_duplicate_pins(struct loader *ld)
-{
-    const size_t n = ld->m->npins;
-    if (n < 2)
-        return 0;
-    struct pin_order *o = malloc(n * sizeof *o);
-    if (!o)
-        return scenario_oom(ld);
-    for (size_t i = 0; i < n; i++)
-        o[i] = (struct pin_order){.point = ld->m->pins[i].point, .order = i};
-    qsort(o, n, sizeof *o, cmp_pin_order);
-    /* Within a point's group (sorted by order) the second pin is the first offender. */
-    size_t second = n, first = n;
-    for (size_t i = 1; i < n; i++) {
-        const int starts_group = i == 1 || o[i - 2].point != o[i - 1].point;
-        if (o[i].point == o[i - 1].point && starts_group && o[i].order < second) {
-            second = o[i].order;
-            first = o[i - 1].order;
-        }
-    }
-    free(o);
-    if (second == n)
-        return 0;
-    char p[SJSON_PATH_MAX], earlier[SJSON_PATH_MAX], what[300];
-    pin_origin_path(&ld->origins[second], p);
-    pin_origin_path(&ld->origins[first], earlier);
-    sref_describe(ld->m, ld->m->pins[second].point, what, sizeof what);
-    return sjson_error(&ld->cx, p, "%s is already pinned by %s", what, earlier);
-}
-
-/* rest: a number > 0, or "auto" (the default) for the initial distance. */
-static int read_rest(struct loader *ld, const cJSON *e, const char *path, uint32_t a, uint32_t b,
-                     double *rest)
-{
-    char p[SJSON_PATH_MAX], shown[SJSON_SHOW_SIZE];
-    const cJSON *r = sjson_child(e, "rest");
-    sjson_path_key(p, path, "rest");
-    if (cJSON_IsNumber(r))
-        return sjson_number(&ld->cx, r, p, &SJSON_POSITIVE, rest);
-    if (r && !(cJSON_IsString(r) && strcmp(r->valuestring, "auto") == 0)) {
-        if (cJSON_IsString(r))
-            return sjson_error(&ld->cx, p, "expected a number or \"auto\", got \"%s\"",
-                               sjson_show(shown, r->valuestring));
-        return sjson_error(&ld->cx, p, "expected a number or \"auto\", got %s", sjson_type_name(r));
-    }
-    *rest = v3_dist(ld->m->x0[a], ld->m->x0[b]);
-    if (*rest > 0)
-        return 0;
-    char da[300], db[300];
-    sref_describe(ld->m, a, da, sizeof da);
-    sref_describe(ld->m, b, db, sizeof db);
-    return sjson_error(&ld->cx, p,
-                       "\"auto\" gives 0: %s and %s start at the same position (give the rest "
-                       "length)",
-                       da, db);
-}
-
-static int read_link(struct loader *ld, const cJSON *e, const char *path)
-{
-    char pa[SJSON_PATH_MAX], pb[SJSON_PATH_MAX], what[300];
-    uint32_t a = 0, b = 0;
-    double rest = 0, stiffness = 1.0, break_stretch = 0.0;
-    if (sjson_check_object(&ld->cx, e, path, link_keys) ||
-        sref_resolve(ld->names, ld->m, &ld->cx, sjson_child(e, "a"), sjson_path_key(pa, path, "a"),
-                     &a) ||
-        sref_resolve(ld->names, ld->m, &ld->cx, sjson_child(e, "b"), sjson_path_key(pb, path, "b"),
-                     &b))
-        return CATENA_EINPUT;
-    if (a == b)
-        return sjson_error(&ld->cx, pb, "%s is also \"a\" (a link joins two different points)",
-                           sref_describe(ld->m, b, what, sizeof what));
-    if (read_rest(ld, e, path, a, b, &rest) ||
-        sjson_get_number(&ld->cx, e, path, "stiffness", &SJSON_UNIT, &stiffness) ||
-        sjson_get_number(&ld->cx, e, path, "break_stretch", &SJSON_ABOVE_ONE, &break_stretch))
-        return CATENA_EINPUT;
-    const long l = model_add_link(ld->m, a, b, rest);
-    if (l < 0)
-        return scenario_oom(ld);
-    ld->m->links[l].stiffness = stiffness;
-    ld->m->links[l].break_stretch = break_stretch;
-    return 0;
-}
-
-static int read_links(struct loader *ld)
-{
-    const cJSON *links;
-    if (sjson_array(&ld->cx, ld->root, "", "links", &links))
-        return CATENA_EINPUT;
-    size_t i = 0;
-    for (const cJSON *e = links ? links->child : NULL; e; e = e->next, i++) {
-        char p[SJSON_PATH_MAX];
-        const int rc = read_link(ld, e, sjson_path_index(p, "links", i));
-        if (rc)
-            return rc;
-    }
     return 0;
 }
 
@@ -517,34 +135,30 @@ static int check_has_points(struct loader *ld)
     return 0;
 }
 
-/* The sections in order, one a line. Pins come before links so that "auto" rest lengths
- * measure the positions pins hold their points at. */
+/* The sections in order, one a line. Each reads what the ones before it have set: the
+ * solver's limits after time, output.render after output.every, links after the pins so
+ * that "auto" rest lengths measure the positions pins hold their points at, and so on. */
 // clang-format off
 static int (*const sections[])(struct loader *) = {
     read_version,
     check_top,
     read_name,
     read_dimensions,
-    read_time,
-    read_solver,
-    scenario_read_perf,
-    read_world,
-    scenario_read_world_settings,
-    scenario_read_contact,
+    scenario_read_time,
+    scenario_read_solver,
+    scenario_read_world,
     scenario_read_obstacles,
-    read_output,
-    read_points,
-    scenario_read_bodies,
-    scenario_read_body_world,
-    check_has_points,
-    read_pins,
-    check_duplicate_pins,
-    read_links,
+    scenario_read_output,
     scenario_read_render,
-    scenario_read_body_colors,
-    scenario_read_constraints, /* right after read_links: it reads links[] again */
-    scenario_read_direct,
-    scenario_read_reports,
+    scenario_read_points,
+    scenario_read_bodies,
+    scenario_read_body_extras,
+    check_has_points,
+    scenario_read_pins,
+    scenario_check_pins,
+    scenario_read_links,
+    scenario_read_constraints, /* right after links: it reads links[] again */
+    scenario_read_reports,     /* after the pins: the catenary report needs a hanging rope */
     scenario_read_events,      /* last: cuts append the points and links they reserve */
 };
 // clang-format on
@@ -613,11 +227,11 @@ static int numbers_exact(cJSON *item)
 static int keep_effective_text(struct loader *ld, cJSON *root)
 {
     if (!sjson_child(root, "name") && !cJSON_AddStringToObject(root, "name", ld->m->name))
-        return scenario_oom(ld);
+        return loader_oom(ld);
     if (numbers_exact(root))
-        return scenario_oom(ld);
+        return loader_oom(ld);
     if (!(ld->m->scenario_json = cJSON_Print(root)))
-        return scenario_oom(ld);
+        return loader_oom(ld);
     return 0;
 }
 
@@ -650,7 +264,7 @@ struct model *scenario_parse_opts(const char *label, const char *text, size_t le
             goto fail;
     if (!(ld.m = model_create()) || !(ld.names = sref_create()) ||
         !(ld.m->source = strdup(label)) || record_overrides(ld.m, o->ov, o->nov)) {
-        scenario_oom(&ld);
+        loader_oom(&ld);
         goto fail;
     }
     sha256_hex(text, len, ld.m->sha256);
