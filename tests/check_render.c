@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "solver/collide/collide.h"
 #include "gfx/colormap.h"
 #include "render/render.h"
 #include "run/run.h"
@@ -351,7 +350,7 @@ START_TEST(test_obstacles_drawn)
     for (int k = 0; k < 3; k++) {
         for (int i = 0; i < 3; i++)
             o[k].rot[i][i] = 1;
-        collide_obstacle_bounds(&o[k]);
+        obstacle_bounds(&o[k]);
         ck_assert_int_eq(model_add_obstacle(m, &o[k]), k);
     }
     struct render_opts o2 = fixed_view(201, 161, 10.05);

@@ -51,12 +51,6 @@ static int pinned(const struct model *m, size_t p)
     return m->inv_mass[p] == 0.0;
 }
 
-int report_catenary_hangs(const struct model *m, const struct body *b)
-{
-    return b->type == BODY_ROPE && b->npoints >= 3 && pinned(m, b->first_point) &&
-           pinned(m, b->first_point + b->npoints - 1);
-}
-
 static int add_chain(struct report_catenary *r, const struct report_catenary_options *o,
                      const char *body, size_t first, size_t last, struct catena_error *err)
 {
@@ -129,7 +123,7 @@ static int select_default(struct report_catenary *r, const struct report_catenar
     const struct model *m = r->m;
     for (size_t i = 0; i < m->nbodies; i++) {
         const struct body *b = &m->bodies[i];
-        if (report_catenary_hangs(m, b) &&
+        if (model_body_hangs(m, b) &&
             add_chain(r, o, b->name, b->first_point, b->first_point + b->npoints - 1, err))
             return err->code;
     }

@@ -61,10 +61,6 @@ struct report_catenary {
     struct report_chain *chains;
 };
 
-/* 1 for a rope of at least 2 segments whose first and last points are pinned: the chains
- * the report takes by default. */
-int report_catenary_hangs(const struct model *m, const struct body *b);
-
 /* Builds the report for the positions x[m->npoints] of one frame. CATENA_EINPUT, with the
  * message naming the label and what to pass instead, when no chain qualifies or the chosen
  * one is not a chain that can hang (ends vertically above each other, no slack, a pinned

@@ -297,6 +297,12 @@ const char *model_point_label(const struct model *m, size_t i, char *buf, size_t
     return buf;
 }
 
+int model_body_hangs(const struct model *m, const struct body *b)
+{
+    return b->type == BODY_ROPE && b->npoints >= 3 && m->inv_mass[b->first_point] == 0.0 &&
+           m->inv_mass[b->first_point + b->npoints - 1] == 0.0;
+}
+
 const char *model_method_name(enum solver_method method)
 {
     switch (method) {

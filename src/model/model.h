@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "core/vec.h"
+#include "model/obstacle.h"
 
 struct render_opts; /* render/render.h */
 
@@ -134,27 +135,6 @@ struct pin {
     vec3 axis;                          /* sine: unit direction */
     double amplitude, frequency, phase; /* sine: m, Hz, rad */
     uint32_t first_key, nkeys;          /* keyframes: key_t/key_x[first_key..+nkeys) */
-};
-
-/* Obstacles (solver/collide/collide.h). Each point collides as a sphere of its radius. */
-enum obstacle_type {
-    OBSTACLE_PLANE,   /* the half-space behind the plane through p with unit normal n */
-    OBSTACLE_SPHERE,  /* a ball of radius r about p */
-    OBSTACLE_BOX,     /* a solid box: centre p, half extents half, axes rot */
-    OBSTACLE_CAPSULE, /* the segment p..q thickened by r */
-    OBSTACLE_BOUNDS,  /* the inside of a box (centre p, half, rot): points are kept in */
-};
-
-struct obstacle {
-    uint8_t type;       /* enum obstacle_type */
-    vec3 p, q;          /* m: plane point, centre, or capsule ends */
-    vec3 n;             /* plane: unit outward normal */
-    vec3 half;          /* box, bounds: half extents, m (2D: z is INFINITY) */
-    double rot[3][3];   /* box, bounds: column k is the box's k-th axis in world space */
-    double r;           /* sphere, capsule: radius, m */
-    double friction;    /* 0..1: fraction of the tangential displacement removed on contact */
-    double restitution; /* 0..1: fraction of the normal velocity reflected */
-    vec3 lo, hi;        /* world bounding box for the broad phase (planes: infinite) */
 };
 
 /* Events (run/events.h): applied between steps, when `step` steps are done. */
@@ -372,6 +352,10 @@ void model_destroy(struct model *m);
 
 /* The display name of point i: its name, "body.k", or its index (buffer owned by caller). */
 const char *model_point_label(const struct model *m, size_t i, char *buf, size_t size);
+
+/* 1 for a body that hangs between two pins: a rope of at least 2 segments whose first and
+ * last points are pinned (inverse mass 0). The catenary report takes such ropes. */
+int model_body_hangs(const struct model *m, const struct body *b);
 
 /* Human names for enums (for validate, summary.json and messages). */
 const char *model_method_name(enum solver_method method);

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "core/fmt_double.h"
-#include "solver/collide/collide.h"
 #include "scenario/loader.h"
 
 static const struct sjson_range UNIT_CLOSED = {0.0, 1.0, 0, 0}; /* 0 <= x <= 1 */
@@ -154,7 +153,7 @@ static int read_shape(struct loader *ld, const cJSON *e, const char *path, struc
         [OBSTACLE_CAPSULE] = {"a", "b", "radius"},
         [OBSTACLE_BOUNDS] = {"center", "half", "angle", "euler", "quaternion"},
     };
-    const char *type = collide_type_names[o->type];
+    const char *type = obstacle_type_names[o->type];
     for (int k = 0; shape_keys[k]; k++) {
         int ok = 0;
         for (int j = 0; takes[o->type][j]; j++)
@@ -195,14 +194,14 @@ static int read_obstacle(struct loader *ld, const cJSON *e, const char *path)
     char p[SJSON_PATH_MAX];
     if (sjson_check_object(&ld->cx, e, path, obstacle_keys) ||
         sjson_enum(&ld->cx, sjson_child(e, "type"), sjson_path_key(p, path, "type"),
-                   collide_type_names, &type))
+                   obstacle_type_names, &type))
         return CATENA_EINPUT;
     o.type = (uint8_t)type;
     if (read_shape(ld, e, path, &o) ||
         sjson_get_number(&ld->cx, e, path, "friction", &UNIT_CLOSED, &o.friction) ||
         sjson_get_number(&ld->cx, e, path, "restitution", &UNIT_CLOSED, &o.restitution))
         return CATENA_EINPUT;
-    collide_obstacle_bounds(&o);
+    obstacle_bounds(&o);
     return model_add_obstacle(ld->m, &o) < 0 ? loader_oom(ld) : 0;
 }
 

@@ -2,7 +2,6 @@
  * (scenario/output_render.c): the trajectory formats, every (the steps recorded), metrics
  * (metrics.csv) and the reports a run writes into its directory when it ends ("catenary":
  * the catenary fit of analysis/report_catenary.h). */
-#include "analysis/report_catenary.h"
 #include "scenario/loader.h"
 
 // clang-format off
@@ -55,7 +54,7 @@ int scenario_read_output(struct loader *ld)
 static int has_hanging_rope(const struct model *m)
 {
     for (size_t i = 0; i < m->nbodies; i++)
-        if (report_catenary_hangs(m, &m->bodies[i]))
+        if (model_body_hangs(m, &m->bodies[i]))
             return 1;
     return 0;
 }
