@@ -11,19 +11,31 @@
 
 struct model *m, *m2;
 struct state *s, *s2;
+struct scenario *scen;
 
 void tu_models_setup(void)
 {
     m = m2 = NULL;
     s = s2 = NULL;
+    scen = NULL;
 }
 
 void tu_models_teardown(void)
 {
     state_destroy(s);
     state_destroy(s2);
+    if (scen && m == scen->model)
+        m = NULL; /* freed with the scenario */
+    scenario_destroy(scen);
     model_destroy(m);
     model_destroy(m2);
+}
+
+void tu_use(struct scenario *sc)
+{
+    ck_assert_ptr_nonnull(sc);
+    scen = sc;
+    m = sc->model;
 }
 
 char *dir;
@@ -70,18 +82,33 @@ int tu_run(Suite *s)
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-struct model *tu_load(const char *fmt, ...)
+static struct scenario *vload(const char *fmt, va_list ap)
 {
     static char buf[8192];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
     for (char *p = buf; *p; p++)
         if (*p == '\'')
             *p = '"';
     struct catena_error err;
-    struct model *r = scenario_parse("test.json", buf, strlen(buf), NULL, 0, &err);
-    ck_assert_msg(r != NULL, "scenario refused: %s", err.msg);
-    return r;
+    struct scenario *sc = scenario_parse("test.json", buf, strlen(buf), NULL, 0, &err);
+    ck_assert_msg(sc != NULL, "scenario refused: %s", err.msg);
+    return sc;
+}
+
+struct scenario *tu_load_scenario(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    struct scenario *sc = vload(fmt, ap);
+    va_end(ap);
+    return sc;
+}
+
+struct model *tu_load(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    struct scenario *sc = vload(fmt, ap);
+    va_end(ap);
+    return tu_model_of(sc);
 }

@@ -272,7 +272,7 @@ int report_catenary_build(const struct model *m, const vec3 *x, long step, doubl
     error_clear(err);
     if (!r)
         return error_set(err, CATENA_EFAIL, "%s: out of memory", o->label);
-    *r = (struct report_catenary){.m = m, .step = step, .time = time};
+    *r = (struct report_catenary){.m = m, .scenario = o->scenario, .step = step, .time = time};
     long *next = next_links(m);
     r->chains = calloc(m->nbodies + 1, sizeof *r->chains);
     int rc = next && r->chains ? select_chains(r, o, next, err)
@@ -333,7 +333,7 @@ static int frame_missing(const char *path, long step, const struct frame_span *s
 /* In a run directory, the trajectory the run wrote according to its scenario, so that a file
  * left there by an earlier run in another format is not read instead; NPY first, as
  * traj_read_open prefers it. A malloc'd path, or NULL for a file or a run without one. */
-static char *run_trajectory(const char *path, const struct model *m)
+static char *run_trajectory(const char *path, unsigned formats)
 {
     static const struct {
         enum output_format f;
@@ -345,7 +345,7 @@ static char *run_trajectory(const char *path, const struct model *m)
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
         return NULL;
     for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
-        if (!(m->formats & order[i].f))
+        if (!(formats & order[i].f))
             continue;
         const size_t n = strlen(path) + strlen(order[i].name) + 2;
         char *file = malloc(n);
@@ -356,10 +356,11 @@ static char *run_trajectory(const char *path, const struct model *m)
     return NULL;
 }
 
-int report_catenary_read_frame(const char *path, const struct model *m, long step, vec3 *x,
+int report_catenary_read_frame(const char *path, const struct scenario *sc, long step, vec3 *x,
                                long *step_out, double *time_out, struct catena_error *err)
 {
-    char *file = run_trajectory(path, m);
+    const struct model *m = sc->model;
+    char *file = run_trajectory(path, sc->output.formats);
     struct traj_reader *rd = traj_read_open(file ? file : path, err);
     free(file);
     if (!rd)
@@ -371,13 +372,14 @@ int report_catenary_read_frame(const char *path, const struct model *m, long ste
         rc = error_set(err, CATENA_EINPUT,
                        "%s: holds %zu points of %d coordinates, the scenario %s has %zu of %d: "
                        "not the run of this scenario",
-                       info->path, info->npoints, info->dims, m->source, m->npoints, m->dims);
+                       info->path, info->npoints, info->dims, sc->provenance.source, m->npoints,
+                       m->dims);
         goto done;
     }
     const struct traj_frame *fr;
     while ((rc = traj_read_next(rd, &fr, err)) == CATENA_OK && fr) {
         /* NPY keeps no steps: frames were recorded every `every` steps from step 0. */
-        const long st = info->has_steps ? fr->step : fr->index * m->every;
+        const long st = info->has_steps ? fr->step : fr->index * sc->output.every;
         if (sp.n++ == 0)
             sp.first = st;
         sp.last = st;

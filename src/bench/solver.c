@@ -50,9 +50,6 @@ static struct model *base_model(int dims, enum solver_method method)
     struct model *m = model_create();
     if (!m)
         return NULL;
-    m->name = malloc(6);
-    if (m->name)
-        memcpy(m->name, "bench", 6);
     m->dims = dims;
     m->dt = 1.0 / 60;
     m->steps = 1;

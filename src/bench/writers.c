@@ -29,9 +29,6 @@ static struct model *cloth_model(void)
     struct model *m = model_create();
     if (!m)
         return NULL;
-    m->name = malloc(6);
-    if (m->name)
-        memcpy(m->name, "bench", 6);
     m->dims = 3;
     m->dt = 1.0 / 60;
     m->steps = FRAMES_FULL;
@@ -42,7 +39,7 @@ static struct model *cloth_model(void)
     d.rows = d.cols = 100;
     d.dx = d.dy = 0.02;
     d.bend.on = 1;
-    if (!m->name || build_cloth(m, &d) < 0 || model_add_pin(m, 0, m->x0[0]) < 0) {
+    if (build_cloth(m, &d) < 0 || model_add_pin(m, 0, m->x0[0]) < 0) {
         model_destroy(m);
         return NULL;
     }
@@ -70,7 +67,7 @@ static int time_catena(enum output_format f, const char *dir, const struct model
                        struct state *s, long frames, double *seconds, long *bytes,
                        struct catena_error *err)
 {
-    struct traj_writer *w = traj_open(f, dir, m, err);
+    struct traj_writer *w = traj_open(f, dir, m, "bench", 1, err);
     if (!w)
         return err->code;
     const double start = bench_clock();

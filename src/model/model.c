@@ -19,10 +19,7 @@ struct model *model_create(void)
     m->order = ORDER_ALTERNATE;
     m->damping = 1.0;
     m->gravity = v3(0, -9.81, 0);
-    m->formats = FORMAT_CSV;
-    m->every = 1;
     m->collide_every = 1;
-    m->metrics = 1;
     return m;
 }
 
@@ -251,13 +248,6 @@ void model_destroy(struct model *m)
         free(m->point_name[i]);
     for (size_t i = 0; i < m->nbodies; i++)
         free(m->bodies[i].name);
-    free(m->name);
-    free(m->source);
-    for (size_t i = 0; i < m->noverrides; i++)
-        free(m->overrides[i]);
-    free(m->overrides);
-    free(m->scenario_json);
-    free(m->render);
     free(m->x0);
     free(m->v0);
     free(m->inv_mass);

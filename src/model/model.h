@@ -1,6 +1,8 @@
 /* The static description of a simulation (MuJoCo's mjModel): everything that does not
- * change while stepping. Flat arrays indexed by point or link; no per-point allocation.
- * Filled by scenario/scenario.c (and the build_*.c generators), read by the solver and writers. */
+ * change while stepping, and physics only (what a run writes and where the scenario came
+ * from are the scenario's: scenario/scenario.h). Flat arrays indexed by point or link; no
+ * per-point allocation. Filled by the scenario loader (and the scenario/build/ generators),
+ * read by the solver and writers. */
 #ifndef CATENA_MODEL_H
 #define CATENA_MODEL_H
 
@@ -9,8 +11,6 @@
 
 #include "core/vec.h"
 #include "model/obstacle.h"
-
-struct render_opts; /* render/render.h */
 
 enum solver_method {
     METHOD_VERLET, /* Jakobsen: implicit velocity, per-substep damping, stiffness 0..1 */
@@ -30,17 +30,6 @@ enum solver_kernel {
     KERNEL_BATCHED, /* gathered once a step into flat arrays; colours or independent runs
                        shared by solver.threads threads (solver/batch/batch.c) */
     KERNEL_SIMPLE,  /* one link at a time through solver/distance.c: the reference */
-};
-
-enum output_format {
-    FORMAT_CSV = 1 << 0,
-    FORMAT_JSON = 1 << 1,
-    FORMAT_NPY = 1 << 2,
-};
-
-/* Analysis reports written at the end of a run (output.reports). */
-enum report_kind {
-    REPORT_CATENARY = 1 << 0,
 };
 
 enum body_type {
@@ -202,17 +191,7 @@ struct body {
 #define BODY_COLOR_SET 0x1000000u
 
 struct model {
-    char *name;      /* scenario name */
-    char *source;    /* path of the scenario file (for messages) */
-    char sha256[65]; /* hex SHA-256 of the scenario file's bytes */
-    int dims;        /* 2 or 3; in 2D every z is 0 */
-
-    char **overrides; /* [noverrides] the --set overrides applied, "PATH=VALUE", in order */
-    size_t noverrides;
-    /* The effective scenario as JSON text: the file after the --set overrides, with "name"
-     * filled in. A run writes it as scenario.json, so that the run directory alone rebuilds
-     * the model. NULL for models built in code. */
-    char *scenario_json;
+    int dims; /* 2 or 3; in 2D every z is 0 */
 
     double dt;    /* time step, s */
     long steps;   /* steps to run */
@@ -285,13 +264,6 @@ struct model {
     double settle_speed;   /* m/s; 0 = run all steps */
     double settle_for;     /* s the largest speed must stay below settle_speed */
 
-    unsigned formats; /* enum output_format bits */
-    long every;       /* record every k-th step (step 0 is always recorded) */
-    int metrics;      /* 1: write metrics.csv (output.metrics, default 1) */
-    unsigned reports; /* enum report_kind bits: reports written at the end of a run */
-
-    struct render_opts *render; /* output.render; NULL when absent (render/render.h) */
-
     /* allocated lengths while building */
     size_t point_cap, link_cap, pin_cap, body_cap, angle_cap, area_cap, area_index_cap, shape_cap,
         shape_index_cap, attachment_cap, face_cap;
@@ -299,8 +271,8 @@ struct model {
 };
 
 /* A model with the format's defaults (catena-scenario(5)) and no points: dims 2,
- * substeps 1, verlet, 10 iterations, alternate order, damping 1, gravity (0, -9.81, 0),
- * CSV every step. dt and steps are 0 until set. NULL on OOM. */
+ * substeps 1, verlet, 10 iterations, alternate order, damping 1, gravity (0, -9.81, 0).
+ * dt and steps are 0 until set. NULL on OOM. */
 struct model *model_create(void);
 
 /* Appends a point (mass 0 = pinned; name may be NULL and is copied). Returns its index,

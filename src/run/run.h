@@ -7,6 +7,7 @@
 #include "run/events.h"
 #include "analysis/metrics.h"
 #include "model/model.h"
+#include "scenario/scenario.h"
 
 enum run_status {
     RUN_OK,
@@ -36,9 +37,10 @@ struct run_result {
     struct metrics final;   /* metrics of the last state (analysis/metrics.h) */
 };
 
-/* Runs m into o->out_dir. Returns CATENA_OK, CATENA_EFAIL (diverged, or an output could
- * not be written; err says which) or CATENA_EINPUT. r is filled in every case. */
-int run_simulation(const struct model *m, const struct run_options *o, struct run_result *r,
+/* Runs the scenario into o->out_dir, writing what its output asks for. Returns CATENA_OK,
+ * CATENA_EFAIL (diverged, or an output could not be written; err says which) or
+ * CATENA_EINPUT. r is filled in every case. */
+int run_simulation(const struct scenario *sc, const struct run_options *o, struct run_result *r,
                    struct catena_error *err);
 
 /* "ok", "diverged", "interrupted". */

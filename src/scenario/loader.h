@@ -1,6 +1,6 @@
 /* Private to the scenario loader: the state that the section readers share and the helpers
  * they have in common (scenario/loader.c), and the readers themselves, one file per section of
- * the format, called in order by scenario/scenario.c. Each reader takes the loader and returns
+ * the format, called in order by scenario/load.c. Each reader takes the loader and returns
  * 0 or an error code with the message in ld->cx.err. */
 #ifndef CATENA_SCENARIO_LOADER_H
 #define CATENA_SCENARIO_LOADER_H
@@ -12,7 +12,6 @@
 
 #include "core/vec.h"
 #include "model/model.h"
-#include "scenario/scenario.h"
 #include "scenario/sjson.h"
 #include "scenario/sref.h"
 
@@ -28,12 +27,18 @@ struct pin_origin {
     size_t entry; /* index in bodies[body].pins or in pins[] */
 };
 
-struct body_plan; /* scenario/bodies.h */
+/* Named, not included: scenario/scenario.h includes scenario/output.h, whose reader
+ * (scenario/output.c) includes this header, so including them here would close a loop. */
+struct body_plan;       /* scenario/bodies.h */
+struct scenario;        /* scenario/scenario.h */
+struct scenario_output; /* scenario/output.h */
 
 struct loader {
     struct sjson cx;
     const cJSON *root;
-    struct model *m;
+    struct scenario *sc;         /* what is being read (its provenance: scenario/load.c) */
+    struct model *m;             /* sc->model */
+    struct scenario_output *out; /* &sc->output */
     struct sref_table *names;
     struct body_plan *plans;    /* [bodies] checked before any is built (scenario/bodies.c) */
     struct pin_origin *origins; /* [m->npins] */
@@ -73,7 +78,7 @@ int loader_get_bool(struct loader *ld, const cJSON *obj, const char *path, const
 int loader_either(struct loader *ld, const cJSON *e, const char *path, const char *a,
                   const char *b);
 
-/* ---- the sections, in the order scenario/scenario.c reads them ---- */
+/* ---- the sections, in the order scenario/load.c reads them ---- */
 
 /* time: dt, steps, substeps, until_settled (scenario/time.c). */
 int scenario_read_time(struct loader *ld);

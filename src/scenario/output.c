@@ -1,7 +1,11 @@
-/* The scenario's "output" section (catena-scenario(5)) but for output.render
- * (scenario/output_render.c): the trajectory formats, every (the steps recorded), metrics
- * (metrics.csv) and the reports a run writes into its directory when it ends ("catenary":
- * the catenary fit of analysis/report_catenary.h). */
+/* What a run writes (see scenario/output.h): the defaults, and the scenario's "output"
+ * section but for output.render (scenario/output_render.c): the trajectory formats, every
+ * (the steps recorded), metrics (metrics.csv) and the reports a run writes into its
+ * directory when it ends ("catenary": the catenary fit of analysis/report_catenary.h). */
+#include "scenario/output.h"
+
+#include <stdlib.h>
+
 #include "scenario/loader.h"
 
 // clang-format off
@@ -19,6 +23,23 @@ static const struct sjson_key output_keys[] = {
  * enum report_kind. */
 static const char *const format_names[] = {"csv", "json", "npy", NULL};
 static const char *const report_names[] = {"catenary", NULL};
+
+struct scenario_output scenario_output_default(void)
+{
+    return (struct scenario_output){.formats = FORMAT_CSV, .every = 1, .metrics = 1};
+}
+
+int scenario_output_enable_render(struct scenario_output *o, struct catena_error *err)
+{
+    if (!o->render) {
+        if (!(o->render = malloc(sizeof *o->render)))
+            return error_set(err, CATENA_EFAIL, "out of memory");
+        *o->render = render_opts_default();
+    }
+    if (!o->formats)
+        o->formats = FORMAT_NPY;
+    return CATENA_OK;
+}
 
 /* output.trajectory: a list of format names, none twice, into bits. */
 static int read_formats(struct loader *ld, const cJSON *list, unsigned *bits)
@@ -40,14 +61,14 @@ static int read_formats(struct loader *ld, const cJSON *list, unsigned *bits)
 int scenario_read_output(struct loader *ld)
 {
     const cJSON *o, *traj = NULL;
-    long long every = ld->m->every;
+    long long every = ld->out->every;
     if (sjson_object(&ld->cx, ld->root, "", "output", output_keys, &o) ||
         sjson_array(&ld->cx, o, "output", "trajectory", &traj) ||
         sjson_get_integer(&ld->cx, o, "output", "every", 1, SCENARIO_MAX_COUNT, &every) ||
-        (traj && read_formats(ld, traj, &ld->m->formats)) ||
-        loader_get_bool(ld, o, "output", "metrics", &ld->m->metrics))
+        (traj && read_formats(ld, traj, &ld->out->formats)) ||
+        loader_get_bool(ld, o, "output", "metrics", &ld->out->metrics))
         return CATENA_EINPUT;
-    ld->m->every = (long)every;
+    ld->out->every = (long)every;
     return 0;
 }
 
@@ -80,6 +101,6 @@ int scenario_read_reports(struct loader *ld)
                                "with both ends pinned (pins: [\"first\", \"last\"]); this "
                                "scenario has none");
     }
-    ld->m->reports = reports;
+    ld->out->reports = reports;
     return 0;
 }

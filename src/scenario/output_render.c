@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "gfx/raster.h"
-#include "render/render.h"
 #include "scenario/loader.h"
+#include "scenario/output.h"
 
 #define MIN_SIDE 16 /* px: smaller frames have no room for the overlay */
 
@@ -70,11 +70,11 @@ static int read_timing(struct loader *ld, const cJSON *r, struct render_opts *o)
         return CATENA_EINPUT;
     if (!every)
         return 0;
-    if (k % ld->m->every != 0)
+    if (k % ld->out->every != 0)
         return sjson_error(&ld->cx, "output.render.every",
                            "must be a multiple of output.every, %ld, so that every frame is a "
                            "recorded step (got %lld)",
-                           ld->m->every, k);
+                           ld->out->every, k);
     o->every = (long)k;
     o->fps = 0;
     return 0;
@@ -233,8 +233,8 @@ int scenario_read_render(struct loader *ld)
         return CATENA_EINPUT;
     o.color_by = (enum render_color_by)color_by;
     o.level = (int)level;
-    if (render_enable(ld->m, ld->cx.err))
+    if (scenario_output_enable_render(ld->out, ld->cx.err))
         return CATENA_EFAIL;
-    *ld->m->render = o;
+    *ld->out->render = o;
     return 0;
 }

@@ -70,7 +70,7 @@ static int set_value(const struct scenario_override *ov, cJSON *node, const char
 int scenario_override_apply(cJSON *root, const struct scenario_override *ov,
                             struct catena_error *err)
 {
-    cJSON *node = root; /* an object: scenario/scenario.c checks the root first */
+    cJSON *node = root; /* an object: scenario/load.c checks the root first */
     for (const char *comp = ov->path;;) {
         const size_t n = strcspn(comp, ".");
         const int last = comp[n] == '\0';

@@ -6,6 +6,7 @@
 #include "scenario/build/build.h"
 
 #include "scenario/bodies.h"
+#include "scenario/scenario.h"
 
 struct cloth_def build_cloth_def(void)
 {

@@ -6,6 +6,7 @@
 #include "scenario/build/build.h"
 
 #include "scenario/bodies.h"
+#include "scenario/scenario.h"
 
 struct hair_def build_hair_def(void)
 {

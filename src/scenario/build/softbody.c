@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "scenario/bodies.h"
+#include "scenario/scenario.h"
 
 struct softbody_def build_softbody_def(void)
 {
