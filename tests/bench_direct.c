@@ -38,8 +38,8 @@ static struct result run(struct model *m, long steps, const vec3 *ref, double sp
                        -1.0,
                        1e3 * (double)(clock() - t0) / CLOCKS_PER_SEC / (double)steps,
                        {0}};
-    if (s->direct)
-        r.st = *direct_get_stats(s->direct);
+    if (s->cache->direct)
+        r.st = *direct_get_stats(s->cache->direct);
     if (ref) {
         struct catenary_stats st;
         catenary_stats_points(s->x, ref, m->npoints, span, &st);

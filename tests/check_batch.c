@@ -114,10 +114,10 @@ static struct state *make_state(const struct model *m, int avx)
 {
     struct state *s = state_create(m);
     ck_assert_ptr_nonnull(s);
-    if (s->work->batch && !avx)
-        s->work->batch->avx = 0;
-    if (s->work->batch)
-        s->work->batch->min_share = 0;
+    if (s->cache->batch && !avx)
+        s->cache->batch->avx = 0;
+    if (s->cache->batch)
+        s->cache->batch->min_share = 0;
     return s;
 }
 
@@ -174,7 +174,7 @@ START_TEST(test_batched_matches_simple)
     for (size_t v = 0; v < NVARIANTS; v++) {
         m->threads = variants[v].threads;
         struct state *s = run(m, variants[v].avx, steps);
-        const struct solver_batch *b = s->work->batch;
+        const struct solver_batch *b = s->cache->batch;
         ck_assert_ptr_nonnull(b);
         /* the team shares the step: colours always, runs of the three 2D ropes too */
         if (m->threads > 1 && (order == ORDER_COLORED || dims == 2))
@@ -211,7 +211,7 @@ START_TEST(test_pinned_negative_zero)
     struct state *ref = run(m, 1, 30);
     m->kernel = KERNEL_BATCHED;
     struct state *s = run(m, 1, 30);
-    ck_assert(s->work->batch->lanes);
+    ck_assert(s->cache->batch->lanes);
     assert_same(m, ref, s, "pendulums");
     ck_assert(signbit(s->x[0].x) && signbit(s->x[0].y));
     state_destroy(s);
@@ -235,12 +235,12 @@ START_TEST(test_changed_ends_run_alone)
     for (int k = 0; k < 30; k++) {
         if (k == 10) { /* move a link's end to a point of another rope: links of one colour meet */
             m->links[3].b = m->links[40].a;
-            solver_links_changed(s);
+            solver_topology_changed(m, s, SOLVER_CHANGED_LINKS | SOLVER_CHANGED_ENDS);
         }
         solver_step(m, s);
         solver_step(m, simple);
-        ck_assert_int_eq(s->work->batch->parallel, k < 10);
-        ck_assert_int_eq(s->work->batch->lanes, k < 10 && s->work->batch->avx);
+        ck_assert_int_eq(s->cache->batch->parallel, k < 10);
+        ck_assert_int_eq(s->cache->batch->lanes, k < 10 && s->cache->batch->avx);
     }
     assert_same(m, simple, s, "after the change");
     state_destroy(s);
@@ -303,7 +303,7 @@ START_TEST(test_contact_phase_matches_simple)
     for (size_t v = 0; v < NVARIANTS; v++) {
         m->threads = variants[v].threads;
         struct state *s = run(m, variants[v].avx, m->steps);
-        const struct solver_batch *b = s->work->batch;
+        const struct solver_batch *b = s->cache->batch;
         ck_assert_ptr_nonnull(b);
         if (order == ORDER_COLORED && variants[v].avx)
             ck_assert_int_eq(b->lanes, b->avx); /* the runs took the colours */
@@ -336,7 +336,7 @@ START_TEST(test_runs_cover_kinds)
             solver_step(m, s);
             broke |= s->nbroke > 0;
         }
-        const struct solver_batch *b = s->work->batch;
+        const struct solver_batch *b = s->cache->batch;
         ck_assert(b->lanes);
         for (size_t r = 0; r < b->nrun; r++) {
             links[b->run[r].kind] += b->run[r].n;
@@ -368,7 +368,7 @@ START_TEST(test_cloth_runs)
     for (int threads = 1; threads <= 2; threads++) {
         m->threads = threads;
         struct state *s = run(m, 1, 20);
-        const struct solver_batch *b = s->work->batch;
+        const struct solver_batch *b = s->cache->batch;
         ck_assert(b->lanes);
         size_t links[RUN_EVEN + 1] = {0};
         for (size_t r = 0; r < b->nrun; r++)
@@ -453,7 +453,7 @@ START_TEST(test_team_modes)
                 nlog += s->nbroke;
                 most = s->nbroke > most ? s->nbroke : most;
                 ck_assert_uint_eq(nlog, ref_logged[k]);
-                const struct solver_batch *b = s->work->batch;
+                const struct solver_batch *b = s->cache->batch;
                 ck_assert(b->parallel && b->lanes && b->hold);
                 ck_assert_int_eq(b->bodies, shape == 0);
                 ck_assert_int_eq(batch_substep_ready(m, s),
@@ -490,7 +490,7 @@ START_TEST(test_team_finds_diverged)
     m->threads = 3;
     struct state *s = make_state(m, 1);
     solver_step(m, s);
-    ck_assert(s->work->batch->parallel);
+    ck_assert(s->cache->batch->parallel);
     ck_assert_int_eq(solver_find_diverged(s), -1);
     const size_t late = m->npoints - 2, early = m->npoints / 5;
     s->x[late].z = NAN;
@@ -513,7 +513,7 @@ START_TEST(test_lanes_run)
         return;
     struct model *m = scene(3, METHOD_XPBD, ORDER_COLORED);
     struct state *s = state_create(m);
-    ck_assert_int_eq(s->work->batch->avx, 1);
+    ck_assert_int_eq(s->cache->batch->avx, 1);
     state_destroy(s);
     model_destroy(m);
 }

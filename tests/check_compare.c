@@ -731,7 +731,7 @@ START_TEST(test_writers_round_trip)
                 s->x[p] = v3(tricky[(f + p) % 8], tricky[(f + 2 * p + 1) % 8],
                              dims == 3 ? tricky[(3 * f + p + 2) % 8] : 0);
             for (int i = 0; i < 3; i++)
-                ck_assert_int_eq(traj_frame(w[i], m, s, &err), CATENA_OK);
+                ck_assert_int_eq(traj_append(w[i], s->step, s->t, s->x, &err), CATENA_OK);
         }
         for (int i = 0; i < 3; i++)
             ck_assert_int_eq(traj_close(w[i], &err), CATENA_OK);

@@ -1,8 +1,8 @@
-/* Physics tests of the direct projection (solver.global; solver/direct/direct.c, solver/direct/tree.c,
- * solver/direct/graph.c): hanging chains of 1000 and 10 000 links settle on the exact discrete
- * equilibrium at dt = 1/120 and 1/60 with 10 iterations, compliant chains on the extensible
- * one, trees (ragdoll, hair) reach force balance, cloth holds its links, momentum is conserved,
- * pins hold, breaks re-analyse, and runs repeat bit for bit. Models built in code. */
+/* Physics tests of the direct projection (solver.global; solver/direct/direct.c,
+ * solver/direct/tree.c, solver/direct/graph.c): hanging chains of 1000 and 10 000 links settle on
+ * the exact discrete equilibrium at dt = 1/120 and 1/60 with 10 iterations, compliant chains on the
+ * extensible one, trees (ragdoll, hair) reach force balance, cloth holds its links, momentum is
+ * conserved, pins hold, breaks re-analyse, and runs repeat bit for bit. Models built in code. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -99,7 +99,7 @@ static void check_chain(size_t n, double dt, double damping, long steps)
     /* The issue's bound: 1e-7 x span. A projection with an ordering or dt^2 bias (Gauss-
      * Seidel: 1.7e-4 m at N = 20; the plain XPBD-form step: 4e-4 m at N = 100) fails it. */
     ck_assert_double_lt(st.max_rel, 1e-7);
-    ck_assert_uint_eq(direct_get_stats(s->direct)->tree_links, n);
+    ck_assert_uint_eq(direct_get_stats(s->cache->direct)->tree_links, n);
     free(ref);
 }
 
@@ -211,7 +211,7 @@ static void check_tree(long steps)
 {
     s = state_create(m);
     ck_assert_ptr_nonnull(s);
-    const struct direct_stats *ds = direct_get_stats(s->direct);
+    const struct direct_stats *ds = direct_get_stats(s->cache->direct);
     ck_assert_uint_eq(ds->tree_links, m->nlinks);
     ck_assert_uint_eq(ds->graph_links, 0);
     for (long k = 0; k < steps; k++) {
@@ -299,7 +299,7 @@ START_TEST(test_cloth_falling)
     m = curtain(30, 1.0 / 29.0);
     s = state_create(m);
     ck_assert_ptr_nonnull(s);
-    ck_assert_uint_eq(direct_get_stats(s->direct)->graph_links, m->nlinks);
+    ck_assert_uint_eq(direct_get_stats(s->cache->direct)->graph_links, m->nlinks);
     for (long k = 0; k < 240; k++) {
         solver_step(m, s);
         const double e = max_strain(m, s);
@@ -377,10 +377,10 @@ START_TEST(test_break_reanalyses)
     m->method = METHOD_XPBD;
     m->links[20].break_force = 0.1;
     s = state_create(m);
-    ck_assert_uint_eq(direct_get_stats(s->direct)->tree_links, 40);
+    ck_assert_uint_eq(direct_get_stats(s->cache->direct)->tree_links, 40);
     solver_step(m, s);
     ck_assert_int_eq(s->alive[20], 0);
-    ck_assert_uint_eq(direct_get_stats(s->direct)->tree_links, 39);
+    ck_assert_uint_eq(direct_get_stats(s->cache->direct)->tree_links, 39);
     for (int k = 0; k < 240; k++) {
         solver_step(m, s);
         ck_assert_double_lt(max_strain(m, s), 1e-9); /* as for the chains above */

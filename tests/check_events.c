@@ -1,7 +1,7 @@
-/* Tests of the events timeline and the world's forces (run/events.c, model/pin_motion.c, solver/wind.c,
- * run/settle.c): breaks logged at the step they happen, cuts that keep the total rest length,
- * a sine-driven wave arriving at sqrt(T/mu), moving pins without false velocity, drag and
- * throw, reel, impulses, set, teleport, wind drag, run until settled and events.csv. */
+/* Tests of the events timeline and the world's forces (run/events.c, model/pin_motion.c,
+ * solver/wind.c, run/settle.c): breaks logged at the step they happen, cuts that keep the total
+ * rest length, a sine-driven wave arriving at sqrt(T/mu), moving pins without false velocity, drag
+ * and throw, reel, impulses, set, teleport, wind drag, run until settled and events.csv. */
 #include <check.h>
 #include <math.h>
 #include <stdarg.h>
@@ -14,6 +14,7 @@
 #include "run/run.h"
 #include "scenario/scenario.h"
 #include "solver/solver.h"
+#include "solver/velocity.h"
 #include "solver/state.h"
 #include "testutil.h"
 #include "testutil_check.h"
@@ -409,7 +410,7 @@ START_TEST(test_moving_pin_velocity)
         step(lm, ev, s);
         const double t = s->t;
         const double vpin = t > 0.5 + 1e-9 && t < 1.5 + 1e-9 ? 0.5 : 0.0;
-        const vec3 vp = solver_velocity(lm, s, 0), vb = solver_velocity(lm, s, 1);
+        const vec3 vp = velocity_get(lm, s, 0), vb = velocity_get(lm, s, 1);
         /* The pin: its motion's own velocity, up to rounding of (x - xprev) / h. */
         ck_assert_double_eq_tol(vp.y, vpin, 1e-9);
         ck_assert_double_eq_tol(vp.x, 0.0, 1e-12);
@@ -519,14 +520,14 @@ START_TEST(test_impulse_and_velocity)
         step(lm, ev, s);
     vec3 p = v3(0, 0, 0);
     for (size_t i = 0; i < lm->npoints; i++)
-        p = v3_add(p, v3_scale(solver_velocity(lm, s, i), lm->mass[i]));
+        p = v3_add(p, v3_scale(velocity_get(lm, s, i), lm->mass[i]));
     /* Momentum J = (1.5, -3, 6) N s from rest; round-off only. */
     ck_assert_double_eq_tol(p.x, 1.5, 1e-12);
     ck_assert_double_eq_tol(p.y, -3.0, 1e-12);
     ck_assert_double_eq_tol(p.z, 6.0, 1e-12);
     for (long k = 6; k <= 10; k++)
         step(lm, ev, s);
-    ck_assert_double_eq_tol(solver_velocity(lm, s, 2).z, 7.0, 1e-12);
+    ck_assert_double_eq_tol(velocity_get(lm, s, 2).z, 7.0, 1e-12);
     ck_assert_int_eq(events_count(ev, LOG_IMPULSE), 1);
     ck_assert_int_eq(events_count(ev, LOG_VELOCITY), 1);
 }
@@ -581,7 +582,7 @@ START_TEST(test_teleport)
     solver_step(lm, s);
     for (size_t i = 0; i < 5; i++) {
         x[i] = s->x[i];
-        v[i] = solver_velocity(lm, s, i);
+        v[i] = velocity_get(lm, s, i);
     }
     events_boundary(ev, s);
     for (size_t i = 0; i < 5; i++) {
@@ -590,8 +591,8 @@ START_TEST(test_teleport)
         ck_assert_double_eq_tol(s->x[i].y, x[i].y + 1.0, 1e-14);
         /* (x + by) - (xprev + by) differs from x - xprev by roundings of ~1e-15 m over
          * h = 0.01 s. */
-        ck_assert_double_eq_tol(solver_velocity(lm, s, i).x, v[i].x, 1e-12);
-        ck_assert_double_eq_tol(solver_velocity(lm, s, i).y, v[i].y, 1e-12);
+        ck_assert_double_eq_tol(velocity_get(lm, s, i).x, v[i].x, 1e-12);
+        ck_assert_double_eq_tol(velocity_get(lm, s, i).y, v[i].y, 1e-12);
     }
     step(lm, ev, s);
     ck_assert_double_eq(s->x[0].x, 5.0);
@@ -706,6 +707,62 @@ START_TEST(test_events_csv)
 }
 END_TEST
 
+/* Every array of the live model is its own (model_clone), and a run with every kind of event
+ * that changes the model (cut, release, pin, drag, reel, impulse, set, teleport) leaves the
+ * scenario's model byte for byte as it was: what events change lives in the live model. */
+#define SAME_ARRAY(field, n)                                                                       \
+    do {                                                                                           \
+        ck_assert_ptr_ne(lm->field, m->field);                                                     \
+        ck_assert_int_eq(memcmp(m->field, before->field, (n) * sizeof *m->field), 0);              \
+    } while (0)
+START_TEST(test_live_model_is_a_copy)
+{
+    m = tu_load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 80}, 'bodies': [{'type': 'rope',"
+                "'name': 'rope', 'from': [0, 0], 'to': [2, 0], 'segments': 8, 'mass': 1,"
+                "'pins': ['first', 'last']}], 'events': [{'step': 5, 'cut': {'link': 'rope.3'}},"
+                "{'step': 6, 'release': {'point': 'rope.last'}}, {'step': 8, 'pin': {'point':"
+                "'rope.4'}}, {'step': 10, 'drag': {'point': 'rope.6', 'path': [[1, 1]], 'duration':"
+                "0.2}}, {'step': 12, 'reel': {'link': 'rope.1', 'rate': -0.1, 'to': 0.1}},"
+                "{'step': 14, 'impulse': {'point': 'rope.7', 'j': [0, 1]}}, {'step': 15, 'set':"
+                "{'gravity': [1, -3], 'iterations': 3}}, {'step': 16, 'teleport': {'body': 'rope',"
+                "'by': [0.5, 0]}}]}");
+    struct model *before = model_clone(m);
+    ck_assert_ptr_nonnull(before);
+    const struct model *lm = start(m, &ev, &s, 0);
+    ck_assert_ptr_ne(lm, m);
+    for (long k = 1; k <= 80; k++)
+        step(lm, ev, s);
+    ck_assert_int_eq(events_count(ev, LOG_CUT), 1);
+    ck_assert_int_eq(events_count(ev, LOG_TELEPORT), 1);
+    /* the run changed its copy ... */
+    ck_assert_int_ne(memcmp(lm->links, m->links, m->nlinks * sizeof *m->links), 0);
+    ck_assert_int_ne(memcmp(lm->inv_mass, m->inv_mass, m->npoints * sizeof *m->inv_mass), 0);
+    ck_assert_double_eq(lm->gravity.x, 1.0);
+    /* ... and nothing of the scenario's model */
+    SAME_ARRAY(x0, m->npoints);
+    SAME_ARRAY(v0, m->npoints);
+    SAME_ARRAY(inv_mass, m->npoints);
+    SAME_ARRAY(mass, m->npoints);
+    SAME_ARRAY(radius, m->npoints);
+    SAME_ARRAY(links, m->nlinks);
+    SAME_ARRAY(pins, m->npins);
+    SAME_ARRAY(bodies, 0);
+    SAME_ARRAY(events, m->nevents);
+    ck_assert_uint_eq(m->npins, before->npins);
+    ck_assert_double_eq(m->gravity.x, before->gravity.x);
+    ck_assert_double_eq(m->gravity.y, before->gravity.y);
+    ck_assert_int_eq(m->iterations, before->iterations);
+    for (size_t i = 0; i < m->nbodies; i++) {
+        ck_assert_ptr_ne(lm->bodies[i].name, m->bodies[i].name);
+        ck_assert_str_eq(lm->bodies[i].name, m->bodies[i].name);
+    }
+    for (size_t i = 0; i < m->npoints; i++)
+        if (m->point_name[i])
+            ck_assert_ptr_ne(lm->point_name[i], m->point_name[i]);
+    model_destroy(before);
+}
+END_TEST
+
 static Suite *events_suite(void)
 {
     Suite *su = suite_create("events");
@@ -726,6 +783,7 @@ static Suite *events_suite(void)
     tcase_add_loop_test(tc, test_wind_drag, 0, 3);
     tcase_add_test(tc, test_until_settled);
     tcase_add_test(tc, test_events_csv);
+    tcase_add_test(tc, test_live_model_is_a_copy);
     return su;
 }
 

@@ -11,6 +11,7 @@
 
 #include "analysis/metrics.h"
 #include "solver/solver.h"
+#include "solver/velocity.h"
 #include "solver/work.h"
 #include "solver/state.h"
 #include "testutil.h"
@@ -149,7 +150,7 @@ static double spin_speed(enum solver_method method, double dt, double damping)
     const long steps = lround(1.0 / dt);
     for (long k = 0; k < steps; k++)
         solver_step(r, st);
-    const double v = v3_len(solver_velocity(r, st, 1));
+    const double v = v3_len(velocity_get(r, st, 1));
     state_destroy(st);
     model_destroy(r);
     return v;
@@ -282,7 +283,7 @@ END_TEST
 /* No two links of a colour share a point, and every link is in exactly one colour. */
 static void assert_coloring(const struct model *md, const struct state *st)
 {
-    const struct solver_work *w = st->work;
+    const struct solver_work *w = st->cache->work;
     ck_assert_uint_eq(w->color_start[w->ncolors], md->nlinks);
     unsigned char *seen = calloc(md->nlinks, 1);
     long *owner = malloc(md->npoints * sizeof *owner);
@@ -309,7 +310,7 @@ START_TEST(test_colored_chain_red_black)
     m = tu_chain(21, ends[_i][0], ends[_i][1], 1.0, 1, 0, 0.01, 10);
     m->order = ORDER_COLORED;
     s = state_create(m);
-    ck_assert_uint_eq(s->work->ncolors, 2);
+    ck_assert_uint_eq(s->cache->work->ncolors, 2);
     assert_coloring(m, s);
 }
 END_TEST

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/warnings.h"
 #include "run/run.h"
 #include "solver/solver.h"
 #include "testutil.h"
@@ -440,6 +441,22 @@ START_TEST(test_status_names)
 }
 END_TEST
 
+/* The warnings list keeps codes and formatted messages in order, grows past its first
+ * room, and clears to empty. */
+START_TEST(test_warnings_list)
+{
+    struct warnings w = {0};
+    for (int i = 0; i < 9; i++)
+        ck_assert_int_eq(warnings_add(&w, "max-stretch", "link %d stretched %.1f %%", i, 81.0), 0);
+    ck_assert_uint_eq(w.n, 9);
+    ck_assert_str_eq(w.list[0].code, "max-stretch");
+    ck_assert_str_eq(w.list[8].message, "link 8 stretched 81.0 %");
+    warnings_clear(&w);
+    ck_assert_uint_eq(w.n, 0);
+    ck_assert_ptr_null(w.list);
+}
+END_TEST
+
 static Suite *run_suite(void)
 {
     Suite *s = suite_create("run");
@@ -458,6 +475,7 @@ static Suite *run_suite(void)
     tcase_add_test(tc, test_metrics_file);
     tcase_add_test(tc, test_metrics_off);
     tcase_add_test(tc, test_status_names);
+    tcase_add_test(tc, test_warnings_list);
     return s;
 }
 

@@ -116,7 +116,7 @@ static void write_frames(enum output_format format, const struct model *m, long 
     ck_assert_msg(w != NULL, "%s", err.msg);
     for (long f = 0; f < nframes; f++) {
         struct state *s = tricky_state(m, f * TRICKY_EVERY);
-        ck_assert_int_eq(traj_frame(w, m, s, &err), CATENA_OK);
+        ck_assert_int_eq(traj_append(w, s->step, s->t, s->x, &err), CATENA_OK);
         free_state(s);
     }
     ck_assert_msg(traj_close(w, &err) == CATENA_OK, "%s", err.msg);
@@ -325,7 +325,7 @@ START_TEST(test_json_non_finite)
     struct state *s = tricky_state(m, 0);
     s->x[1] = v3(NAN, INFINITY, 0);
     s->x[2] = v3(-INFINITY, 1.5, 0);
-    ck_assert_int_eq(traj_frame(w, m, s, &err), CATENA_OK);
+    ck_assert_int_eq(traj_append(w, s->step, s->t, s->x, &err), CATENA_OK);
     ck_assert_int_eq(traj_close(w, &err), CATENA_OK);
     free_state(s);
 
@@ -417,7 +417,7 @@ static char *npy_bytes(const struct model *m, int native, size_t *len)
         w->npy_native = 0;
     for (long f = 0; f < 3; f++) {
         struct state *s = tricky_state(m, f * TRICKY_EVERY);
-        ck_assert_int_eq(traj_frame(w, m, s, &err), CATENA_OK);
+        ck_assert_int_eq(traj_append(w, s->step, s->t, s->x, &err), CATENA_OK);
         free_state(s);
     }
     ck_assert_msg(traj_close(w, &err) == CATENA_OK, "%s", err.msg);
@@ -452,7 +452,7 @@ START_TEST(test_final_name_only_after_close)
         struct traj_writer *w = traj_open(formats[k], dir, m, tricky_name, TRICKY_EVERY, &err);
         ck_assert_ptr_nonnull(w);
         struct state *s = tricky_state(m, 0);
-        ck_assert_int_eq(traj_frame(w, m, s, &err), CATENA_OK);
+        ck_assert_int_eq(traj_append(w, s->step, s->t, s->x, &err), CATENA_OK);
         free_state(s);
         ck_assert(!exists(dir, name));
         ck_assert(exists(dir, tmp));
@@ -472,7 +472,7 @@ START_TEST(test_abort_leaves_nothing)
     struct traj_writer *w = traj_open(FORMAT_NPY, dir, m, tricky_name, TRICKY_EVERY, &err);
     ck_assert_ptr_nonnull(w);
     struct state *s = tricky_state(m, 0);
-    ck_assert_int_eq(traj_frame(w, m, s, &err), CATENA_OK);
+    ck_assert_int_eq(traj_append(w, s->step, s->t, s->x, &err), CATENA_OK);
     free_state(s);
     traj_abort(w);
     traj_abort(NULL);
@@ -531,7 +531,7 @@ START_TEST(test_traj_full_disk)
     struct state *s = tricky_state(m, 0);
     int rc = CATENA_OK;
     for (int f = 0; f < 10 && rc == CATENA_OK; f++)
-        rc = traj_frame(w, m, s, &err);
+        rc = traj_append(w, s->step, s->t, s->x, &err);
     free_state(s);
     ck_assert_int_eq(rc, CATENA_EFAIL);
     char want[4096];

@@ -6,6 +6,7 @@
 
 #include "solver/distance.h"
 #include "solver/solver.h"
+#include "solver/velocity.h"
 
 void metrics_compute(const struct model *m, const struct state *s, struct metrics *out)
 {
@@ -22,7 +23,7 @@ void metrics_compute(const struct model *m, const struct state *s, struct metric
     for (size_t i = 0; i < s->npoints; i++) {
         if (m->inv_mass[i] == 0.0)
             continue;
-        const vec3 v = solver_velocity(m, s, i);
+        const vec3 v = velocity_get(m, s, i);
         const double v2 = v3_dot(v, v);
         out->kinetic += 0.5 * m->mass[i] * v2;
         out->potential -= m->mass[i] * v3_dot(m->gravity, s->x[i]);

@@ -20,7 +20,7 @@ struct metrics {
     size_t live_links;  /* links not broken */
 };
 
-/* Fills out from s. Velocities as solver_velocity gives them; points of inverse mass 0
+/* Fills out from s. Velocities as velocity_get gives them; points of inverse mass 0
  * (pinned) are left out of the energies and speeds. */
 void metrics_compute(const struct model *m, const struct state *s, struct metrics *out);
 

@@ -165,7 +165,7 @@ static int same_positions(const struct model *m, const struct state *a, const st
 static int check_same_order(const struct model *m, long steps, double *diff)
 {
     struct state *s = state_create(m);
-    struct bench_ref *ref = s ? bench_ref_create(m, s->work->link_order) : NULL;
+    struct bench_ref *ref = s ? bench_ref_create(m, s->cache->work->link_order) : NULL;
     if (!ref) {
         state_destroy(s);
         return -1;

@@ -73,7 +73,7 @@ static int time_catena(enum output_format f, const char *dir, const struct model
     const double start = bench_clock();
     for (long k = 0; k < frames; k++) {
         move(s, k);
-        if (traj_frame(w, m, s, err)) {
+        if (traj_append(w, s->step, s->t, s->x, err)) {
             traj_abort(w);
             return err->code;
         }

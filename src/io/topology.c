@@ -102,31 +102,32 @@ static void write_row(struct topology_log *t, long step, const char *kind, size_
         fprintf(t->out.fp, "%ld,%s,%zu,,,%s\n", step, kind, index, v);
 }
 
-void topology_log_step(struct topology_log *t, const struct model *lm, const struct state *s)
+void topology_log_step(struct topology_log *t, const struct model *lm, const unsigned char *alive,
+                       long step)
 {
     for (size_t i = 0; i < t->nlinks; i++) {
         const struct link *l = &lm->links[i], *was = &t->links[i];
-        const int live = s->alive[i] != 0;
+        const int live = alive[i] != 0;
         const int moved = l->a != was->a || l->b != was->b || l->rest != was->rest;
         if (live == t->alive[i] && !(live && moved))
             continue;
         if (live)
-            write_row(t, s->step, "link", i, l, l->rest, 1);
+            write_row(t, step, "link", i, l, l->rest, 1);
         else
-            write_row(t, s->step, "dead", i, NULL, 0, 0);
+            write_row(t, step, "dead", i, NULL, 0, 0);
         t->alive[i] = (unsigned char)live;
         t->links[i] = *l;
     }
     for (size_t p = 0; p < t->npoints; p++) {
         if (lm->inv_mass[p] == t->inv_mass[p])
             continue;
-        write_row(t, s->step, "w", p, NULL, lm->inv_mass[p], 1);
+        write_row(t, step, "w", p, NULL, lm->inv_mass[p], 1);
         t->inv_mass[p] = lm->inv_mass[p];
     }
     for (size_t p = 0; p < t->npoints; p++) {
         if (lm->radius[p] == t->radius[p])
             continue;
-        write_row(t, s->step, "radius", p, NULL, lm->radius[p], 1);
+        write_row(t, step, "radius", p, NULL, lm->radius[p], 1);
         t->radius[p] = lm->radius[p];
     }
 }

@@ -21,7 +21,6 @@
 
 #include "core/error.h"
 #include "model/model.h"
-#include "solver/state.h"
 
 /* 1 when some link or pin of m can change during a run. */
 int topology_can_change(const struct model *m);
@@ -35,8 +34,9 @@ struct topology_log *topology_log_open(const char *dir, const struct model *m,
                                        struct catena_error *err);
 
 /* Writes what differs, in lm (the run's working model) and s, from what was last written,
- * as rows at step s->step. Allocates nothing. */
-void topology_log_step(struct topology_log *t, const struct model *lm, const struct state *s);
+ * as rows at step `step`; alive[] holds which links live. Allocates nothing. */
+void topology_log_step(struct topology_log *t, const struct model *lm, const unsigned char *alive,
+                       long step);
 
 /* Commits the file and frees t. */
 int topology_log_close(struct topology_log *t, struct catena_error *err);

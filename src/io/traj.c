@@ -116,11 +116,9 @@ struct traj_writer *traj_open(enum output_format format, const char *dir, const 
     return w;
 }
 
-int traj_frame(struct traj_writer *w, const struct model *m, const struct state *s,
-               struct catena_error *err)
+int traj_append(struct traj_writer *w, long step, double t, const vec3 *x, struct catena_error *err)
 {
-    (void)m; /* the writer took what it needs from the model at open */
-    if (w->error || w->ops->frame(w, s))
+    if (w->error || w->ops->frame(w, step, t, x))
         return report(w, err);
     w->frames++;
     return CATENA_OK;

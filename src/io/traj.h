@@ -6,7 +6,6 @@
 #include "core/error.h"
 #include "model/model.h"
 #include "model/output_format.h"
-#include "solver/state.h"
 
 struct traj_writer;
 
@@ -20,9 +19,9 @@ struct traj_writer;
 struct traj_writer *traj_open(enum output_format format, const char *dir, const struct model *m,
                               const char *name, long every, struct catena_error *err);
 
-/* Appends the state as one frame (step s->step, time s->t). */
-int traj_frame(struct traj_writer *w, const struct model *m, const struct state *s,
-               struct catena_error *err);
+/* Appends one frame: the positions x[npoints] (m) at step `step`, time t (s). */
+int traj_append(struct traj_writer *w, long step, double t, const vec3 *x,
+                struct catena_error *err);
 
 /* Finishes the file (closing brackets, final NPY header) and renames it into place.
  * Frees w whatever happens. */

@@ -9,7 +9,6 @@
 
 #include "model/model.h"
 #include "core/outfile.h"
-#include "solver/state.h"
 
 enum {
     TRAJ_BUF_SIZE = 1 << 16, /* bytes gathered before one fwrite */
@@ -40,7 +39,8 @@ struct traj_format_ops {
     const char *name; /* "csv": the file is trajectory.csv */
     int (*begin)(struct traj_writer *w, const struct model *m,
                  const char *name); /* name: the scenario's, for the header */
-    int (*frame)(struct traj_writer *w, const struct state *s); /* w->frames before it */
+    /* one frame: step, time t (s), positions x[npoints] (m); w->frames counts those before */
+    int (*frame)(struct traj_writer *w, long step, double t, const vec3 *x);
     int (*end)(struct traj_writer *w);
     /* Optional: after the file is committed, commits (or drops) what the format writes beside
      * it; CATENA_OK or an error in err. */

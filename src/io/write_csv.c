@@ -13,13 +13,13 @@ static int csv_begin(struct traj_writer *w, const struct model *m, const char *n
     return traj_put(w, header, strlen(header));
 }
 
-static int csv_frame(struct traj_writer *w, const struct state *s)
+static int csv_frame(struct traj_writer *w, long step, double t, const vec3 *x)
 {
     /* "step,time," is the same on every row of a frame: format it once. */
     char prefix[2 * FMT_DOUBLE_SIZE];
-    size_t plen = fmt_long(prefix, s->step);
+    size_t plen = fmt_long(prefix, step);
     prefix[plen++] = ',';
-    plen += fmt_double(prefix + plen, s->t);
+    plen += fmt_double(prefix + plen, t);
     prefix[plen++] = ',';
 
     for (size_t i = 0; i < w->npoints; i++) {
@@ -30,12 +30,12 @@ static int csv_frame(struct traj_writer *w, const struct state *s)
         p += plen;
         p += fmt_long(p, (long)i);
         *p++ = ',';
-        p += fmt_double(p, s->x[i].x);
+        p += fmt_double(p, x[i].x);
         *p++ = ',';
-        p += fmt_double(p, s->x[i].y);
+        p += fmt_double(p, x[i].y);
         if (w->dims == 3) {
             *p++ = ',';
-            p += fmt_double(p, s->x[i].z);
+            p += fmt_double(p, x[i].z);
         }
         *p++ = '\n';
         w->len = (size_t)(p - w->buf);

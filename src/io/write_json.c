@@ -69,7 +69,7 @@ static int json_begin(struct traj_writer *w, const struct model *m, const char *
     return 0;
 }
 
-static int json_frame(struct traj_writer *w, const struct state *s)
+static int json_frame(struct traj_writer *w, long step, double t, const vec3 *x)
 {
     char *p = traj_room(w, TRAJ_ROW_MAX);
     if (!p)
@@ -77,9 +77,9 @@ static int json_frame(struct traj_writer *w, const struct state *s)
     if (w->frames > 0)
         *p++ = ',';
     p = put_text(p, "\n{\"step\":");
-    p += fmt_long(p, s->step);
+    p += fmt_long(p, step);
     p = put_text(p, ",\"time\":");
-    p = put_number(p, s->t);
+    p = put_number(p, t);
     p = put_text(p, ",\"x\":[");
     w->len = (size_t)(p - w->buf);
 
@@ -90,12 +90,12 @@ static int json_frame(struct traj_writer *w, const struct state *s)
         if (i > 0)
             *p++ = ',';
         *p++ = '[';
-        p = put_number(p, s->x[i].x);
+        p = put_number(p, x[i].x);
         *p++ = ',';
-        p = put_number(p, s->x[i].y);
+        p = put_number(p, x[i].y);
         if (w->dims == 3) {
             *p++ = ',';
-            p = put_number(p, s->x[i].z);
+            p = put_number(p, x[i].z);
         }
         *p++ = ']';
         w->len = (size_t)(p - w->buf);

@@ -128,10 +128,10 @@ _Static_assert(sizeof(vec3) == 3 * sizeof(double), "vec3 is three packed doubles
 
 /* On a little-endian host the positions are already the file's bytes: 3D frames are copied
  * whole, 2D ones 16 bytes a point (dropping z). */
-static int npy_frame_native(struct traj_writer *w, const struct state *s)
+static int npy_frame_native(struct traj_writer *w, const vec3 *x)
 {
     if (w->dims == 3)
-        return traj_put(w, s->x, w->npoints * sizeof *s->x);
+        return traj_put(w, x, w->npoints * sizeof *x);
     const size_t per_flush = TRAJ_BUF_SIZE / (2 * sizeof(double));
     for (size_t i = 0; i < w->npoints;) {
         const size_t n = w->npoints - i < per_flush ? w->npoints - i : per_flush;
@@ -139,7 +139,7 @@ static int npy_frame_native(struct traj_writer *w, const struct state *s)
         if (!p)
             return -1;
         for (size_t k = 0; k < n; k++, i++)
-            memcpy(p + k * 2 * sizeof(double), &s->x[i], 2 * sizeof(double));
+            memcpy(p + k * 2 * sizeof(double), &x[i], 2 * sizeof(double));
         w->len += n * 2 * sizeof(double);
     }
     return 0;
@@ -147,28 +147,28 @@ static int npy_frame_native(struct traj_writer *w, const struct state *s)
 
 /* The frame's step and time into trajectory-frames.npy; marks w off the grid when the step
  * is not frames x every. A failed write there counts only if the file is kept (at close). */
-static void frames_record(struct traj_writer *w, const struct state *s)
+static void frames_record(struct traj_writer *w, long step, double t)
 {
     char row[16];
-    put_f8(put_f8(row, (double)s->step), s->t);
+    put_f8(put_f8(row, (double)step), t);
     fwrite(row, 1, sizeof row, w->side.fp);
-    if (s->step != w->frames * w->every)
+    if (step != w->frames * w->every)
         w->off_grid = 1;
 }
 
-static int npy_frame(struct traj_writer *w, const struct state *s)
+static int npy_frame(struct traj_writer *w, long step, double t, const vec3 *x)
 {
-    frames_record(w, s);
+    frames_record(w, step, t);
     if (w->npy_native)
-        return npy_frame_native(w, s);
+        return npy_frame_native(w, x);
     for (size_t i = 0; i < w->npoints; i++) {
         char *p = traj_room(w, 3 * 8);
         if (!p)
             return -1;
-        p = put_f8(p, s->x[i].x);
-        p = put_f8(p, s->x[i].y);
+        p = put_f8(p, x[i].x);
+        p = put_f8(p, x[i].y);
         if (w->dims == 3)
-            p = put_f8(p, s->x[i].z);
+            p = put_f8(p, x[i].z);
         w->len = (size_t)(p - w->buf);
     }
     return 0;

@@ -319,6 +319,9 @@ long model_add_key(struct model *m, double t, vec3 x);
 /* Appends an event (copied) and returns its index, or -1 on OOM. */
 long model_add_event(struct model *m, const struct event *e);
 
+/* A deep copy of m: no array or string is shared with it (model/clone.c). NULL on OOM. */
+struct model *model_clone(const struct model *m);
+
 /* Frees everything the model owns; NULL is a no-op. */
 void model_destroy(struct model *m);
 

@@ -1,17 +1,17 @@
 /* Applying the events timeline to a run between steps (see run/events.h). Each kind is one
- * function; the working copy of the model owns its own links, masses, radii and pins and
- * shares every other array, read-only, with the scenario's model. */
+ * function. What events change lives in the run's live model, a deep copy of the scenario's
+ * (model_clone: it shares no array with it); each change tells the solver's caches what
+ * changed through solver_topology_changed, once per boundary. */
 #include "run/events.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/event_log.h"
 #include "solver/distance.h"
 #include "solver/solver.h"
-#include "solver/direct/direct.h"
-#include "solver/work.h"
-#include "io/event_log.h"
+#include "solver/velocity.h"
 
 const char *const events_log_names[] = {
     "break",    "cut",      "release", "pin", "drag",     "reel",
@@ -30,8 +30,10 @@ struct reel {
 };
 
 struct events {
-    const struct model *m; /* the scenario's model */
-    struct model live;     /* the working copy */
+    const struct model *m; /* the scenario's model, never written */
+    struct model *live;    /* the live model: a deep copy of m that events change; NULL when m
+                              has no events (nothing changes it then) */
+    unsigned changed;      /* enum solver_change bits since the last boundary's update */
     size_t next;           /* the next event of m->events to apply */
     struct reel *reels;    /* running reels, in the order they started */
     size_t nreels;
@@ -40,35 +42,31 @@ struct events {
     long counts[LOG_KINDS];
 };
 
-static void *copy_array(const void *src, size_t n, size_t size, size_t cap)
-{
-    void *p = calloc(cap ? cap : 1, size);
-    if (p && n)
-        memcpy(p, src, n * size);
-    return p;
-}
-
 struct events *events_create(const struct model *m)
 {
     struct events *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
     e->m = m;
-    e->live = *m;
     size_t pin_cap = m->npins, nreels = 0;
     for (size_t i = 0; i < m->nevents; i++) {
         pin_cap += m->events[i].kind == EVENT_PIN || m->events[i].kind == EVENT_DRAG;
         nreels += m->events[i].kind == EVENT_REEL;
     }
-    e->live.links = copy_array(m->links, m->nlinks, sizeof *m->links, m->nlinks);
-    e->live.inv_mass = copy_array(m->inv_mass, m->npoints, sizeof(double), m->npoints);
-    e->live.mass = copy_array(m->mass, m->npoints, sizeof(double), m->npoints);
-    e->live.radius = copy_array(m->radius, m->npoints, sizeof(double), m->npoints);
-    e->live.pins = copy_array(m->pins, m->npins, sizeof *m->pins, pin_cap);
+    if (m->nevents > 0) {
+        e->live = model_clone(m);
+        /* room for the pins that pin and drag events add */
+        struct pin *pins =
+            e->live ? realloc(e->live->pins, (pin_cap ? pin_cap : 1) * sizeof *pins) : NULL;
+        if (!pins) {
+            events_destroy(e);
+            return NULL;
+        }
+        e->live->pins = pins;
+    }
     e->reels = calloc(nreels ? nreels : 1, sizeof *e->reels);
     e->parent = calloc(m->npoints ? m->npoints : 1, sizeof *e->parent);
-    if (!e->live.links || !e->live.inv_mass || !e->live.mass || !e->live.radius || !e->live.pins ||
-        !e->reels || !e->parent) {
+    if (!e->reels || !e->parent) {
         events_destroy(e);
         return NULL;
     }
@@ -80,11 +78,7 @@ void events_destroy(struct events *e)
     if (!e)
         return;
     event_log_abort(&e->log);
-    free(e->live.links);
-    free(e->live.inv_mass);
-    free(e->live.mass);
-    free(e->live.radius);
-    free(e->live.pins);
+    model_destroy(e->live);
     free(e->reels);
     free(e->parent);
     free(e);
@@ -92,7 +86,7 @@ void events_destroy(struct events *e)
 
 const struct model *events_model(const struct events *e)
 {
-    return &e->live;
+    return e->live ? e->live : e->m;
 }
 
 int events_log_open(struct events *e, const char *dir, struct catena_error *err)
@@ -134,7 +128,7 @@ static void log_row(struct events *e, const struct state *s, enum event_log_kind
 
 static double stretch_of(const struct events *e, const struct state *s, size_t i)
 {
-    const struct link *l = &e->live.links[i];
+    const struct link *l = &events_model(e)->links[i];
     return v3_dist(s->x[l->a], s->x[l->b]) / l->rest;
 }
 
@@ -142,26 +136,21 @@ static double stretch_of(const struct events *e, const struct state *s, size_t i
  * stretch and tension they broke at: positions have not moved since the check. */
 static void log_breaks(struct events *e, const struct state *s)
 {
+    const struct model *lm = events_model(e);
     for (size_t k = 0; k < s->nbroke; k++) {
         const uint32_t i = s->broke[k];
-        const struct link *l = &e->live.links[i];
+        const struct link *l = &lm->links[i];
         log_row(e, s, LOG_BREAK, (long)i, l->a, l->b, stretch_of(e, s, i),
-                distance_tension(&e->live, s, i));
+                distance_tension(lm, s, i));
     }
-}
-
-/* Pins and rest lengths set the max-length pass's anchors and reaches. */
-static void paths_changed(struct state *s)
-{
-    s->work->tether_stale = 1;
 }
 
 /* ---- pins ---- */
 
 static long find_pin(const struct events *e, uint32_t point)
 {
-    for (size_t p = 0; p < e->live.npins; p++)
-        if (e->live.pins[p].point == point)
+    for (size_t p = 0; p < e->live->npins; p++)
+        if (e->live->pins[p].point == point)
             return (long)p;
     return -1;
 }
@@ -172,10 +161,10 @@ static int unpin(struct events *e, uint32_t point)
     const long p = find_pin(e, point);
     if (p < 0)
         return 0;
-    memmove(&e->live.pins[p], &e->live.pins[p + 1],
-            (e->live.npins - (size_t)p - 1) * sizeof *e->live.pins);
-    e->live.npins--;
-    e->live.inv_mass[point] = e->live.mass[point] > 0.0 ? 1.0 / e->live.mass[point] : 0.0;
+    memmove(&e->live->pins[p], &e->live->pins[p + 1],
+            (e->live->npins - (size_t)p - 1) * sizeof *e->live->pins);
+    e->live->npins--;
+    e->live->inv_mass[point] = e->live->mass[point] > 0.0 ? 1.0 / e->live->mass[point] : 0.0;
     return 1;
 }
 
@@ -183,8 +172,8 @@ static int unpin(struct events *e, uint32_t point)
 static void add_pin(struct events *e, const struct pin *pin)
 {
     unpin(e, pin->point);
-    e->live.pins[e->live.npins++] = *pin;
-    e->live.inv_mass[pin->point] = 0.0;
+    e->live->pins[e->live->npins++] = *pin;
+    e->live->inv_mass[pin->point] = 0.0;
 }
 
 static void apply_release(struct events *e, struct state *s, const struct event *ev)
@@ -193,8 +182,8 @@ static void apply_release(struct events *e, struct state *s, const struct event 
         return;
     /* Free from now on with the velocity the pin gave it over the last substep: the pin's
      * own, re-encoded so that Verlet carries it on without a g h / 2 error. */
-    solver_launch(&e->live, s, ev->index, solver_velocity(&e->live, s, ev->index));
-    paths_changed(s);
+    velocity_launch(e->live, s, ev->index, velocity_get(e->live, s, ev->index));
+    e->changed |= SOLVER_CHANGED_LINKS | SOLVER_CHANGED_FREE;
     log_row(e, s, LOG_RELEASE, -1, ev->index, -1, NAN, NAN);
 }
 
@@ -204,8 +193,8 @@ static void apply_pin(struct events *e, struct state *s, const struct event *ev)
     const struct pin pin = {.point = ev->index, .at = ev->has_at ? ev->v : s->x[ev->index]};
     add_pin(e, &pin);
     s->x[ev->index] = pin.at;
-    solver_set_velocity(&e->live, s, ev->index, v3(0, 0, 0));
-    paths_changed(s);
+    velocity_set(e->live, s, ev->index, v3(0, 0, 0));
+    e->changed |= SOLVER_CHANGED_LINKS | SOLVER_CHANGED_FREE;
     log_row(e, s, LOG_PIN, -1, ev->index, -1, NAN, NAN);
 }
 
@@ -215,7 +204,7 @@ static void apply_drag(struct events *e, struct state *s, const struct event *ev
     struct pin pin = ev->pin;
     pin.at = s->x[pin.point];
     add_pin(e, &pin);
-    paths_changed(s);
+    e->changed |= SOLVER_CHANGED_LINKS | SOLVER_CHANGED_FREE;
     log_row(e, s, LOG_DRAG, -1, pin.point, -1, NAN, NAN);
 }
 
@@ -228,13 +217,13 @@ static long nearest_link(const struct events *e, const struct state *s, vec3 q, 
 {
     size_t first = 0, end = s->nlinks;
     if (body != UINT32_MAX) {
-        first = e->live.bodies[body].first_link;
-        end = first + e->live.bodies[body].nlinks;
+        first = e->live->bodies[body].first_link;
+        end = first + e->live->bodies[body].nlinks;
     }
     long best = -1;
     double best_d = INFINITY;
     for (size_t i = first; i < end; i++) {
-        const struct link *l = &e->live.links[i];
+        const struct link *l = &e->live->links[i];
         if (!s->alive[i] || l->role != ROLE_STRUCTURAL)
             continue;
         const vec3 a = s->x[l->a], d = v3_sub(s->x[l->b], a);
@@ -264,7 +253,7 @@ static uint32_t find_root(uint32_t *parent, uint32_t p)
  * by no path of live structural links) would still hold the pieces together: they go too. */
 static void unbridge(struct events *e, struct state *s)
 {
-    const struct model *lm = &e->live;
+    const struct model *lm = e->live;
     for (uint32_t p = 0; p < lm->npoints; p++)
         e->parent[p] = p;
     for (size_t i = 0; i < lm->nlinks; i++)
@@ -285,7 +274,7 @@ static void unbridge(struct events *e, struct state *s)
  * end it stays linked to: mass is conserved, and a heavy end (a lamp) loses little. */
 static double cut_share(const struct events *e, uint32_t a, uint32_t b)
 {
-    const double ma = e->live.mass[a], mb = e->live.mass[b];
+    const double ma = e->live->mass[a], mb = e->live->mass[b];
     if (ma > 0.0 && (mb <= 0.0 || ma <= mb))
         return 0.5 * ma;
     return mb > 0.0 ? 0.5 * mb : 0.0;
@@ -295,7 +284,7 @@ static double cut_share(const struct events *e, uint32_t a, uint32_t b)
 static void new_end(struct events *e, struct state *s, uint32_t c, uint32_t a, double share, vec3 p,
                     vec3 v)
 {
-    struct model *lm = &e->live;
+    struct model *lm = e->live;
     const double mc = lm->mass[a] > 0.0 ? share : 0.0;
     lm->mass[a] -= mc;
     if (lm->inv_mass[a] != 0.0)
@@ -304,7 +293,7 @@ static void new_end(struct events *e, struct state *s, uint32_t c, uint32_t a, d
     lm->inv_mass[c] = mc > 0.0 ? 1.0 / mc : 0.0;
     lm->radius[c] = lm->radius[a];
     s->x[c] = p;
-    solver_set_velocity(lm, s, c, v);
+    velocity_set(lm, s, c, v);
 }
 
 /* Splits link i at fraction f of the way from a to b: a keeps link i up to the new end c,
@@ -317,16 +306,16 @@ static void apply_cut(struct events *e, struct state *s, const struct event *ev)
     if (i < 0 || !s->alive[i])
         return; /* nothing left to cut there: the link broke or no link is alive */
     f = f < CUT_MARGIN ? CUT_MARGIN : f > 1.0 - CUT_MARGIN ? 1.0 - CUT_MARGIN : f;
-    struct link *l = &e->live.links[i];
+    struct link *l = &e->live->links[i];
     const uint32_t a = l->a, b = l->b, c = ev->reserved_point, d = ev->reserved_point + 1;
     const double stretch = stretch_of(e, s, (size_t)i), rest = l->rest;
     const vec3 p = v3_add(s->x[a], v3_scale(v3_sub(s->x[b], s->x[a]), f));
-    const vec3 va = solver_velocity(&e->live, s, a), vb = solver_velocity(&e->live, s, b);
+    const vec3 va = velocity_get(e->live, s, a), vb = velocity_get(e->live, s, b);
     const vec3 v = v3_add(va, v3_scale(v3_sub(vb, va), f));
     const double share = cut_share(e, a, b);
     new_end(e, s, c, a, share, p, v);
     new_end(e, s, d, b, share, p, v);
-    struct link *far = &e->live.links[ev->reserved_link];
+    struct link *far = &e->live->links[ev->reserved_link];
     *far = *l;
     far->a = d;
     far->rest = (1.0 - f) * rest;
@@ -334,7 +323,7 @@ static void apply_cut(struct events *e, struct state *s, const struct event *ev)
     l->rest = f * rest;
     s->alive[ev->reserved_link] = 1;
     unbridge(e, s);
-    tether_relink(&e->live, s->work);
+    e->changed |= SOLVER_CHANGED_LINKS | SOLVER_CHANGED_ENDS | SOLVER_CHANGED_FREE;
     log_row(e, s, LOG_CUT, i, a, b, stretch, NAN);
 }
 
@@ -344,12 +333,12 @@ static void apply_cut(struct events *e, struct state *s, const struct event *ev)
 static double reel_length(const struct events *e, const struct event *ev)
 {
     if (ev->target == TARGET_LINK)
-        return e->live.links[ev->index].rest;
-    const struct body *bd = &e->live.bodies[ev->index];
+        return e->live->links[ev->index].rest;
+    const struct body *bd = &e->live->bodies[ev->index];
     double sum = 0.0;
     for (uint32_t k = 0; k < bd->nlinks; k++)
-        if (e->live.links[bd->first_link + k].role == ROLE_STRUCTURAL)
-            sum += e->live.links[bd->first_link + k].rest;
+        if (e->live->links[bd->first_link + k].role == ROLE_STRUCTURAL)
+            sum += e->live->links[bd->first_link + k].rest;
     return sum;
 }
 
@@ -370,12 +359,12 @@ static int reel_step(struct events *e, const struct reel *r, long step)
     if (done)
         next = bound;
     if (ev->target == TARGET_LINK) {
-        e->live.links[ev->index].rest = next;
+        e->live->links[ev->index].rest = next;
     } else {
-        const struct body *bd = &e->live.bodies[ev->index];
+        const struct body *bd = &e->live->bodies[ev->index];
         const double k = next / len;
         for (uint32_t j = 0; j < bd->nlinks; j++)
-            e->live.links[bd->first_link + j].rest *= k;
+            e->live->links[bd->first_link + j].rest *= k;
     }
     return done;
 }
@@ -391,8 +380,8 @@ static void advance_reels(struct events *e, struct state *s)
         else
             e->reels[kept++] = e->reels[r];
     }
-    if (e->nreels > 0)
-        paths_changed(s);
+    if (e->nreels > 0) /* rest lengths */
+        e->changed |= SOLVER_CHANGED_LINKS;
     e->nreels = kept;
 }
 
@@ -409,8 +398,8 @@ static void event_points(const struct events *e, const struct event *ev, uint32_
                          uint32_t *count)
 {
     if (ev->target == TARGET_BODY) {
-        *first = e->live.bodies[ev->index].first_point;
-        *count = e->live.bodies[ev->index].npoints;
+        *first = e->live->bodies[ev->index].first_point;
+        *count = e->live->bodies[ev->index].npoints;
     } else {
         *first = ev->index;
         *count = 1;
@@ -430,17 +419,16 @@ static void apply_velocity(struct events *e, struct state *s, const struct event
     event_points(e, ev, &first, &count);
     double mass = 0.0;
     for (uint32_t k = first; k < first + count; k++)
-        if (e->live.inv_mass[k] != 0.0)
-            mass += e->live.mass[k];
+        if (e->live->inv_mass[k] != 0.0)
+            mass += e->live->mass[k];
     for (uint32_t k = first; k < first + count; k++) {
-        if (e->live.inv_mass[k] == 0.0)
+        if (e->live->inv_mass[k] == 0.0)
             continue;
         if (ev->kind == EVENT_IMPULSE)
-            solver_set_velocity(
-                &e->live, s, k,
-                v3_add(solver_velocity(&e->live, s, k), v3_scale(ev->v, 1.0 / mass)));
+            velocity_set(e->live, s, k,
+                         v3_add(velocity_get(e->live, s, k), v3_scale(ev->v, 1.0 / mass)));
         else
-            solver_launch(&e->live, s, k, ev->v);
+            velocity_launch(e->live, s, k, ev->v);
     }
     log_row(e, s, ev->kind == EVENT_IMPULSE ? LOG_IMPULSE : LOG_VELOCITY, -1, point_column(ev), -1,
             NAN, NAN);
@@ -456,8 +444,8 @@ static void apply_teleport(struct events *e, struct state *s, const struct event
         s->x[k] = v3_add(s->x[k], ev->v);
         s->xprev[k] = v3_add(s->xprev[k], ev->v);
     }
-    for (size_t p = 0; p < e->live.npins; p++) {
-        struct pin *pin = &e->live.pins[p];
+    for (size_t p = 0; p < e->live->npins; p++) {
+        struct pin *pin = &e->live->pins[p];
         if (pin->point >= first && pin->point < first + count && pin->motion != MOTION_KEYFRAMES)
             pin->at = v3_add(pin->at, ev->v);
     }
@@ -466,7 +454,7 @@ static void apply_teleport(struct events *e, struct state *s, const struct event
 
 static void apply_set(struct events *e, struct state *s, const struct event *ev)
 {
-    struct model *lm = &e->live;
+    struct model *lm = e->live;
     if (ev->set & SET_GRAVITY)
         lm->gravity = ev->gravity;
     if (ev->set & SET_WIND)
@@ -518,15 +506,10 @@ static void apply(struct events *e, struct state *s, const struct event *ev)
 void events_boundary(struct events *e, struct state *s)
 {
     log_breaks(e, s);
-    const size_t first = e->next;
-    const int reeling = e->nreels > 0;
     while (e->next < e->m->nevents && e->m->events[e->next].step <= s->step)
         apply(e, s, &e->m->events[e->next++]);
     advance_reels(e, s);
-    if (reeling || e->next > first) /* links, pins or masses may have changed */
-        solver_links_changed(s);
-    /* Cuts, releases, pins and drags change which points are free and which links live: the
-     * direct projection sorts its bodies again. */
-    if (s->direct && e->next > first)
-        direct_analyse(s->direct, &e->live, s->alive);
+    if (e->changed)
+        solver_topology_changed(e->live, s, e->changed);
+    e->changed = 0;
 }

@@ -4,7 +4,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "run/run.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -12,6 +11,7 @@
 #include "analysis/metrics.h"
 #include "core/outfile.h"
 #include "core/progress.h"
+#include "core/stop.h"
 #include "analysis/report_catenary.h"
 #include "run/settle.h"
 #include "solver/solver.h"
@@ -23,18 +23,6 @@
 /* Every trajectory format, in the order the writers are opened and closed. */
 static const enum output_format all_formats[] = {FORMAT_CSV, FORMAT_JSON, FORMAT_NPY};
 #define NFORMATS (sizeof all_formats / sizeof all_formats[0])
-
-/* Signals that stop a run cleanly: the loop finishes its step, then outputs are committed. */
-static const int stop_signals[] = {SIGINT, SIGTERM};
-#define NSTOP (sizeof stop_signals / sizeof stop_signals[0])
-
-/* The stop signal received, or 0. Written by the handler, read between steps. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-    stop_signal = sig;
-}
 
 /* A run being set up, stepped and torn down. */
 struct run {
@@ -49,30 +37,8 @@ struct run {
     struct metrics_writer *metrics;  /* NULL unless metrics.csv is written */
     struct topology_log *topology;   /* topology.csv; NULL when nothing can change */
     long diverged;                   /* first diverged point, or -1 */
-    struct sigaction old[NSTOP];     /* handlers to restore at the end */
+    struct stop_handlers stop;       /* SIGINT, SIGTERM: the handlers to restore at the end */
 };
-
-static void signals_catch(struct run *run)
-{
-    struct sigaction sa = {0};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART; /* a write the signal lands in resumes instead of failing */
-    stop_signal = 0;
-    for (size_t i = 0; i < NSTOP; i++) {
-        sigaction(stop_signals[i], NULL, &run->old[i]);
-        /* A signal ignored on entry stays ignored: a shell starts background jobs with
-         * SIGINT ignored so that ^C does not reach them. */
-        if (run->old[i].sa_handler != SIG_IGN)
-            sigaction(stop_signals[i], &sa, NULL);
-    }
-}
-
-static void signals_restore(const struct run *run)
-{
-    for (size_t i = 0; i < NSTOP; i++)
-        sigaction(stop_signals[i], &run->old[i], NULL);
-}
 
 /* Monotonic seconds: wall time that clock adjustments do not disturb. */
 static double clock_s(void)
@@ -100,7 +66,7 @@ static int writers_open(struct run *run, const char *dir, struct catena_error *e
 static int writers_record(struct run *run, struct catena_error *err)
 {
     for (size_t i = 0; i < NFORMATS; i++)
-        if (run->w[i] && traj_frame(run->w[i], run->m, run->s, err))
+        if (run->w[i] && traj_append(run->w[i], run->s->step, run->s->t, run->s->x, err))
             return err->code;
     if (run->metrics && metrics_record(run->metrics, run->lm, run->s, err))
         return err->code;
@@ -150,7 +116,7 @@ static void boundary(struct run *run)
 {
     events_boundary(run->ev, run->s);
     if (run->topology)
-        topology_log_step(run->topology, run->lm, run->s);
+        topology_log_step(run->topology, run->lm, run->s->alive, run->s->step);
 }
 
 /* Whether the run has settled (time.until_settled) with nothing left to happen. */
@@ -182,7 +148,7 @@ static int run_steps(struct run *run, const struct run_options *o, struct catena
     if (run->diverged < 0)
         boundary(run);
     int rc = run->diverged < 0 ? writers_record(run, err) : CATENA_OK;
-    while (rc == CATENA_OK && run->diverged < 0 && s->step < m->steps && !stop_signal &&
+    while (rc == CATENA_OK && run->diverged < 0 && s->step < m->steps && !stop_requested() &&
            run->settled_step < 0) {
         solver_step(run->lm, s);
         run->diverged = solver_find_diverged(s);
@@ -216,9 +182,9 @@ static void fill_result(const struct run *run, struct run_result *r)
     metrics_compute(run->lm, s, &r->final);
     if (run->diverged >= 0) {
         r->status = RUN_DIVERGED;
-    } else if (stop_signal && s->step < run->m->steps) {
+    } else if (stop_requested() && s->step < run->m->steps) {
         r->status = RUN_INTERRUPTED;
-        r->signal = stop_signal;
+        r->signal = stop_requested();
     }
 }
 
@@ -314,7 +280,7 @@ int run_simulation(const struct scenario *sc, const struct run_options *o, struc
         return error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(sc));
     }
     /* Caught before anything is written, so a signal never leaves a temporary file behind. */
-    signals_catch(&run);
+    stop_catch(&run.stop);
     int rc = outfile_mkdirs(o->out_dir, err);
     if (rc == CATENA_OK)
         rc = write_scenario(o->out_dir, sc, err);
@@ -340,21 +306,8 @@ int run_simulation(const struct scenario *sc, const struct run_options *o, struc
         rc = write_reports(&run, o, r, err);
     if (rc == CATENA_OK)
         rc = stopped_error(&run, r, err);
-    signals_restore(&run);
+    stop_restore(&run.stop);
     state_destroy(run.s);
     events_destroy(run.ev);
     return rc;
-}
-
-const char *run_status_name(enum run_status status)
-{
-    switch (status) {
-    case RUN_OK:
-        return "ok";
-    case RUN_DIVERGED:
-        return "diverged";
-    case RUN_INTERRUPTED:
-        return "interrupted";
-    }
-    return "?";
 }

@@ -5,14 +5,14 @@
 
 #include <math.h>
 
-#include "solver/solver.h"
+#include "solver/velocity.h"
 
 double settle_max_speed(const struct model *m, const struct state *s)
 {
     double max = 0.0;
     for (size_t i = 0; i < s->npoints; i++)
         if (m->inv_mass[i] != 0.0)
-            max = fmax(max, v3_len(solver_velocity(m, s, i)));
+            max = fmax(max, v3_len(velocity_get(m, s, i)));
     return max;
 }
 

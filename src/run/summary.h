@@ -4,7 +4,7 @@
 #define CATENA_SUMMARY_H
 
 #include "core/error.h"
-#include "run/run.h"
+#include "run/result.h"
 #include "scenario/scenario.h"
 
 /* Writes dir/summary.json for the run r of the scenario sc. */

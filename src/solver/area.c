@@ -11,6 +11,8 @@
 #include <stdlib.h>
 
 #include "solver/work.h"
+#include "solver/cache.h"
+#include "solver/state.h"
 
 /* A volume's distinct vertices in order of first appearance, which does not depend on how
  * the points are numbered. seen[] is UINT32_MAX for every point on entry and on return. */
@@ -139,7 +141,7 @@ static void area_solve(const struct constraint_ctx *cx, const struct model *m, s
                        size_t j)
 {
     const struct area *ar = &m->areas[j];
-    struct solver_work *w = s->work;
+    struct solver_work *w = s->cache->work;
     const uint32_t *pts;
     uint32_t n;
     double wgrad2;

@@ -7,6 +7,8 @@
 
 #include "solver/distance.h"
 #include "solver/work.h"
+#include "solver/cache.h"
+#include "solver/state.h"
 
 /* Whether link i may break: it has a threshold, or it is reserved for a cut, which gives it
  * the thresholds of the link it halves. */
@@ -35,7 +37,7 @@ size_t breaks_check(const struct model *m, struct state *s, size_t begin, size_t
 {
     size_t n = 0;
     for (size_t k = begin; k < end; k++) {
-        const uint32_t i = s->work->breakable[k];
+        const uint32_t i = s->cache->work->breakable[k];
         const struct link *l = &m->links[i];
         if (!s->alive[i])
             continue;

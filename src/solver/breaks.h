@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 #include "model/model.h"
-#include "solver/state.h"
+
+struct state;
 
 struct solver_work;
 

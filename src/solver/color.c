@@ -5,6 +5,8 @@
  * the links sorted by their endpoints' initial positions, not by index: renumbering the
  * points, reordering links[] or swapping a link's ends gives the same groups and the same
  * bits. A chain laid out along any monotone path comes out red/black. */
+#include "solver/color.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,7 +113,7 @@ static size_t greedy(const struct model *m, const struct link_key *keys, const u
     return ncolors;
 }
 
-int solver_color_prepare(const struct model *m, struct solver_work *w)
+int color_prepare(const struct model *m, struct solver_work *w)
 {
     if (m->order != ORDER_COLORED)
         return 0;

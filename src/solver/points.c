@@ -6,7 +6,7 @@
 
 #include <math.h>
 
-#include "solver/solver.h"
+#include "solver/state.h"
 
 /* Verlet with per-substep damping; velocity is implicit in x - xprev. */
 static void integrate(const struct model *m, struct state *s, double h, size_t begin, size_t end)

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 
 #include "solver/work.h"
+#include "solver/cache.h"
+#include "solver/state.h"
 
 /* Sweeps of the 3D rotation extraction per projection; warm-started from the last rotation,
  * one or two usually reach the 1e-9 rad step at which it stops. */
@@ -127,13 +129,13 @@ static void best_rotation(const struct model *m, const struct state *s, size_t j
                           vec3 rot[3])
 {
     const struct shape *sh = &m->shapes[j];
-    const uint32_t *perm = s->work->shape_perm;
+    const uint32_t *perm = s->cache->work->shape_perm;
     vec3 a[3] = {v3(0, 0, 0), v3(0, 0, 0), v3(0, 0, 0)};
     double sn = 0.0, cs = 0.0;
     for (uint32_t k = sh->first; k < sh->first + sh->count; k++) {
         const uint32_t e = perm[k], i = m->shape_index[e];
         const double wt = equal ? 1.0 : m->mass[i];
-        const vec3 p = v3_sub(s->x[i], c), q = s->work->shape_rest[e];
+        const vec3 p = v3_sub(s->x[i], c), q = s->cache->work->shape_rest[e];
         if (m->dims == 2) {
             sn += wt * (q.x * p.y - q.y * p.x);
             cs += wt * (q.x * p.x + q.y * p.y);
@@ -151,7 +153,7 @@ static void best_rotation(const struct model *m, const struct state *s, size_t j
         rot[2] = v3(0, 0, 1);
         return;
     }
-    double *q = s->work->shape_q + 4 * j;
+    double *q = s->cache->work->shape_q + 4 * j;
     extract_rotation(a, q);
     quat_columns(q, rot);
 }
@@ -160,7 +162,7 @@ static void shape_solve(const struct constraint_ctx *cx, const struct model *m, 
                         size_t j)
 {
     const struct shape *sh = &m->shapes[j];
-    const uint32_t *perm = s->work->shape_perm;
+    const uint32_t *perm = s->cache->work->shape_perm;
     double total;
     const int equal = shape_weights(m, perm, sh, &total);
     vec3 c = v3(0, 0, 0);
@@ -175,7 +177,7 @@ static void shape_solve(const struct constraint_ctx *cx, const struct model *m, 
         const uint32_t e = perm[k], i = m->shape_index[e];
         if (cx->w[i] == 0.0)
             continue;
-        const vec3 q = s->work->shape_rest[e];
+        const vec3 q = s->cache->work->shape_rest[e];
         const vec3 goal = v3_add(
             c, v3_add(v3_add(v3_scale(rot[0], q.x), v3_scale(rot[1], q.y)), v3_scale(rot[2], q.z)));
         s->x[i] = v3_add(s->x[i], v3_scale(v3_sub(goal, s->x[i]), sh->stiffness));

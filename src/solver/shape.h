@@ -8,11 +8,17 @@
 
 #include "solver/constraint.h"
 #include "model/model.h"
-#include "solver/state.h"
+
+struct state;
 
 /* Projects every shape group once, in listing order: x_i += k (goal_i - x_i), except at points
  * whose inverse mass in cx->w is 0. Shape matching has no compliance; it uses stiffness with
  * every method. */
 void shape_relax(const struct constraint_ctx *cx, const struct model *m, struct state *s);
+
+struct solver_work;
+
+/* Each group's canonical order and rest offsets in w (solver/work.h). 0, or -1 on OOM. */
+int shape_prepare(const struct model *m, struct solver_work *w);
 
 #endif

@@ -22,6 +22,8 @@
 #include "solver/breaks.h"
 #include "solver/direct/direct.h"
 #include "solver/points.h"
+#include "solver/tether.h"
+#include "solver/velocity.h"
 #include "solver/work.h"
 #include "solver/wind.h"
 
@@ -55,12 +57,13 @@ static void reset_multipliers(const struct model *m, struct state *s)
 static void relax_links(const struct constraint_ctx *cx, const struct model *m, struct state *s,
                         int it)
 {
-    if (s->work->batch) {
-        batch_relax(m, s, it, cx->w); /* the same projections from flat arrays (solver/batch/batch.c) */
+    if (s->cache->batch) {
+        batch_relax(m, s, it,
+                    cx->w); /* the same projections from flat arrays (solver/batch/batch.c) */
         return;
     }
     if (m->order == ORDER_COLORED) {
-        const struct solver_work *w = s->work;
+        const struct solver_work *w = s->cache->work;
         for (size_t c = 0; c < w->ncolors; c++)
             distance_relax_list(cx, m, s, w->link_order + w->color_start[c],
                                 w->color_start[c + 1] - w->color_start[c]);
@@ -123,33 +126,28 @@ static void relax_global(const struct constraint_ctx *cx, const struct model *m,
                          double h)
 {
     size_t nleft;
-    const uint32_t *left = direct_leftover(s->direct, &nleft);
-    direct_begin(s->direct, s->x, s->xprev);
+    const uint32_t *left = direct_leftover(s->cache->direct, &nleft);
+    direct_begin(s->cache->direct, s->x, s->xprev);
     for (int it = 0; it < m->iterations; it++) {
-        direct_iterate(s->direct, m, s->x, h);
+        direct_iterate(s->cache->direct, m, s->x, h);
         distance_relax_list(cx, m, s, left, nleft);
         relax_after_links(cx, m, s, it, 1);
     }
-    direct_multipliers(s->direct, s->link_lambda);
+    direct_multipliers(s->cache->direct, s->link_lambda);
 }
 
 /* Checked after all relaxation, so a transient stretch mid-sweep never breaks a link. */
 static void break_links(const struct model *m, struct state *s)
 {
-    if (!s->work->batch || !batch_breaks(m, s)) /* the team's check, when it shares the step */
-        s->nbroke = breaks_check(m, s, 0, s->work->nbreakable, s->broke);
-    if (s->nbroke > 0)
-        s->work->tether_stale = 1;
-    if (s->nbroke > 0)
-        solver_links_changed(s);
-    if (s->nbroke > 0 && s->direct) /* the topology changed: components and orders with it */
-        direct_analyse(s->direct, m, s->alive);
+    if (!s->cache->batch || !batch_breaks(m, s)) /* the team's check, when it shares the step */
+        s->nbroke = breaks_check(m, s, 0, s->cache->work->nbreakable, s->broke);
+    if (s->nbroke > 0) /* the live links changed: gathers, paths and bodies with them */
+        solver_topology_changed(m, s, SOLVER_CHANGED_LINKS | SOLVER_CHANGED_FREE);
 }
 
-void solver_links_changed(struct state *s)
+void solver_topology_changed(const struct model *m, struct state *s, unsigned what)
 {
-    if (s->work->batch)
-        s->work->batch->stale = 1;
+    solver_cache_changed(s->cache, m, s->alive, what);
 }
 
 void solver_step(const struct model *m, struct state *s)
@@ -158,9 +156,9 @@ void solver_step(const struct model *m, struct state *s)
     const struct constraint_ctx cx = constraint_ctx_make(m);
     const double keep = m->method == METHOD_VERLET ? m->damping : pow(m->damping, h);
     s->nbroke = 0;
-    if (s->work->batch)
+    if (s->cache->batch)
         batch_gather(m, s); /* links: the live ones, as the model now has them */
-    const int whole = s->work->batch && batch_substep_ready(m, s);
+    const int whole = s->cache->batch && batch_substep_ready(m, s);
     for (int k = 0; k < m->substeps; k++) {
         const double t = (double)s->step * m->dt + (k + 1) * h; /* the substep's end */
         if (whole) {
@@ -178,13 +176,13 @@ void solver_step(const struct model *m, struct state *s)
         if (m->method == METHOD_XPBD)
             reset_multipliers(m, s); /* multipliers: from 0 every substep */
         collide_begin(m, s);         /* contacts: forget the last substep's */
-        if (s->direct)
+        if (s->cache->direct)
             relax_global(&cx, m, s, h); /* constraints: global solves, Gauss-Seidel for the rest */
         else
             relax(&cx, m, s); /* constraints: Gauss-Seidel over every family */
         if (m->max_length_pass)
-            solver_tether_pass(m, s); /* max length: nothing beyond its reach of an anchor */
-        collide_respond(m, s);        /* contacts: their velocities (friction, bounces) */
+            tether_pass(m, s); /* max length: nothing beyond its reach of an anchor */
+        collide_respond(m, s); /* contacts: their velocities (friction, bounces) */
         points_velocities(m, s, h, keep, 0, s->npoints); /* pbd, xpbd: from the projections */
     }
     break_links(m, s); /* breaks: once per step, after every substep */
@@ -194,8 +192,8 @@ void solver_step(const struct model *m, struct state *s)
 
 long solver_find_diverged(const struct state *s)
 {
-    if (s->work->batch && batch_find_diverged(s)) /* the team's scan, when it shares the step */
-        return s->work->batch->diverged;
+    if (s->cache->batch && batch_find_diverged(s)) /* the team's scan, when it shares the step */
+        return s->cache->batch->diverged;
     return points_find_diverged(s, 0, s->npoints);
 }
 
@@ -209,30 +207,4 @@ double solver_max_stretch(const struct model *m, const struct state *s)
                 max = r;
         }
     return max;
-}
-
-vec3 solver_velocity(const struct model *m, const struct state *s, size_t i)
-{
-    if (m->method != METHOD_VERLET)
-        return s->v[i];
-    const double h = m->dt / m->substeps;
-    return v3_scale(v3_sub(s->x[i], s->xprev[i]), 1.0 / h);
-}
-
-void solver_set_velocity(const struct model *m, struct state *s, size_t i, vec3 v)
-{
-    const double h = m->dt / m->substeps;
-    s->xprev[i] = v3_sub(s->x[i], v3_scale(v, h));
-    if (m->method != METHOD_VERLET)
-        s->v[i] = v;
-}
-
-void solver_launch(const struct model *m, struct state *s, size_t i, vec3 v)
-{
-    const double h = m->dt / m->substeps;
-    if (m->method != METHOD_VERLET) {
-        solver_set_velocity(m, s, i, v);
-        return;
-    }
-    s->xprev[i] = v3_add(v3_sub(s->x[i], v3_scale(v, h)), v3_scale(m->gravity, 0.5 * h * h));
 }

@@ -6,10 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/direct/direct.h"
-
-#include "solver/collide/collide.h"
-#include "solver/work.h"
+#include "solver/cache.h"
 
 /* calloc that also succeeds for an empty model (calloc(0) may return NULL). */
 static void *alloc_array(size_t n, size_t size)
@@ -33,9 +30,8 @@ struct state *state_create(const struct model *m)
     s->area_lambda = alloc_array(m->nareas, sizeof *s->area_lambda);
     s->attach_lambda = alloc_array(m->nattachments, sizeof *s->attach_lambda);
     s->broke = alloc_array(m->nlinks, sizeof *s->broke);
-    s->work = solver_work_create(m);
     if (!s->x || !s->xprev || !s->alive || !s->v || !s->link_lambda || !s->angle_lambda ||
-        !s->area_lambda || !s->attach_lambda || !s->broke || !s->work)
+        !s->area_lambda || !s->attach_lambda || !s->broke)
         goto fail;
 
     const double h = m->dt / m->substeps;
@@ -53,14 +49,9 @@ struct state *state_create(const struct model *m)
     memset(s->alive, 1, m->nlinks);
     /* Reserved links (the far halves of cuts) are dead until their cut. */
     memset(s->alive + m->first_reserved_link, 0, m->nreserved_links);
-    if (collide_work_create(m, &s->collide))
+    s->cache = solver_cache_create(m, s->alive);
+    if (!s->cache)
         goto fail;
-    if (m->global) {
-        s->direct = direct_create(m);
-        if (!s->direct)
-            goto fail;
-        direct_analyse(s->direct, m, s->alive);
-    }
     s->step = 0;
     s->t = 0.0;
     return s;
@@ -77,14 +68,12 @@ void state_destroy(struct state *s)
     free(s->x);
     free(s->xprev);
     free(s->alive);
-    collide_work_destroy(s->collide);
     free(s->v);
     free(s->link_lambda);
     free(s->angle_lambda);
     free(s->area_lambda);
     free(s->attach_lambda);
     free(s->broke);
-    solver_work_destroy(s->work);
-    direct_destroy(s->direct);
+    solver_cache_destroy(s->cache);
     free(s);
 }

@@ -8,10 +8,11 @@
 
 #include "model/model.h"
 
-struct solver_work;
-struct direct;
+struct solver_cache; /* solver/cache.h: what the solver derives and keeps for a step */
 
-struct collide_work; /* solver/collide/collide.c: contacts, broad phase and self-collision scratch */
+/* Positions beyond this many metres from the origin count as diverged
+ * (solver_find_diverged). */
+#define SOLVER_ABSURD 1e12
 
 struct state {
     size_t npoints, nlinks;
@@ -22,18 +23,14 @@ struct state {
     double t;             /* simulated time, s (= step * dt) */
 
     /* Methods and constraint families (issue 3). */
-    vec3 *v;                  /* [npoints] velocities, m/s (pbd, xpbd; verlet: x - xprev) */
-    double *link_lambda;      /* [nlinks] XPBD multipliers of the last substep (< 0: tension) */
-    double *angle_lambda;     /* [nangles] */
-    double *area_lambda;      /* [nareas] */
-    double *attach_lambda;    /* [nattachments] */
-    uint32_t *broke;          /* [nlinks] the links that broke in the last step, ascending */
-    size_t nbroke;            /* entries of broke[] */
-    struct solver_work *work; /* the solver's own tables and scratch (solver/work.h) */
-    struct direct *direct;    /* the direct projection's workspace when m->global, else NULL */
-
-    /* Allocated with the state: contacts and hashes (NULL without collisions). */
-    struct collide_work *collide;
+    vec3 *v;                    /* [npoints] velocities, m/s (pbd, xpbd; verlet: x - xprev) */
+    double *link_lambda;        /* [nlinks] XPBD multipliers of the last substep (< 0: tension) */
+    double *angle_lambda;       /* [nangles] */
+    double *area_lambda;        /* [nareas] */
+    double *attach_lambda;      /* [nattachments] */
+    uint32_t *broke;            /* [nlinks] the links that broke in the last step, ascending */
+    size_t nbroke;              /* entries of broke[] */
+    struct solver_cache *cache; /* the solver's tables, kernels and scratch (solver/cache.h) */
 };
 
 /* Allocates a state at t = 0 from the model's initial positions and velocities;

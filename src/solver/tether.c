@@ -3,14 +3,17 @@
  * structural links gives each point its nearest pinned point and the rest length of the path
  * to it; no configuration of inextensible links can put the point farther away, so after
  * the iterations any point beyond that reach is moved straight back onto it. */
+#include "solver/tether.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/work.h"
+#include "solver/cache.h"
 #include "solver/state.h"
+#include "solver/work.h"
 
-int solver_tether_prepare(const struct model *m, struct solver_work *w)
+int tether_prepare(const struct model *m, struct solver_work *w)
 {
     if (!m->max_length_pass)
         return 0;
@@ -48,6 +51,11 @@ void tether_relink(const struct model *m, struct solver_work *w)
             w->adj[w->anchor[m->links[i].a]++] = (uint32_t)i;
             w->adj[w->anchor[m->links[i].b]++] = (uint32_t)i;
         }
+    w->tether_stale = 1;
+}
+
+void tether_paths_changed(struct solver_work *w)
+{
     w->tether_stale = 1;
 }
 
@@ -120,9 +128,9 @@ static void tether_paths(const struct model *m, const struct state *s, struct so
     w->tether_stale = 0;
 }
 
-void solver_tether_pass(const struct model *m, struct state *s)
+void tether_pass(const struct model *m, struct state *s)
 {
-    struct solver_work *w = s->work;
+    struct solver_work *w = s->cache->work;
     if (w->tether_stale)
         tether_paths(m, s, w);
     for (size_t p = 0; p < m->npoints; p++) {

@@ -1,7 +1,8 @@
-/* The solver's own tables and scratch, part of a state and prepared with it (state_create),
- * so that a step allocates nothing: the colouring of the links, each shape group's canonical
- * order and last rotation, the distinct vertices of each volume, gradient scratch, and the
- * paths of the max-length pass. Each family prepares its part in its own file. */
+/* The constraint families' tables and scratch, one of the solver's caches (solver/cache.h),
+ * prepared with the state so that a step allocates nothing: the colouring of the links, each
+ * shape group's canonical order and last rotation, the distinct vertices of each volume,
+ * gradient scratch, the paths of the max-length pass and the links that can break. Each
+ * family prepares its part in its own file (color.c, shape.c, area.c, tether.c, breaks.c). */
 #ifndef CATENA_SOLVER_WORK_H
 #define CATENA_SOLVER_WORK_H
 
@@ -48,34 +49,9 @@ struct solver_work {
     /* solver/breaks.c: the links that can break, ascending */
     uint32_t *breakable;
     size_t nbreakable;
-
-    /* solver/batch/batch.c: the batched link kernel and its thread team (NULL: simple kernel) */
-    struct solver_batch *batch;
 };
 
-/* Prepares the tables for m; NULL when out of memory. */
-struct solver_work *solver_work_create(const struct model *m);
-
-/* NULL is a no-op. */
+/* Frees the tables; NULL is a no-op. */
 void solver_work_destroy(struct solver_work *w);
-
-/* The parts, called by solver_work_create; each returns 0 or -1 (out of memory). */
-int solver_color_prepare(const struct model *m, struct solver_work *w);
-int shape_prepare(const struct model *m, struct solver_work *w);
-int area_prepare(const struct model *m, struct solver_work *w);
-int solver_tether_prepare(const struct model *m, struct solver_work *w);
-
-/* The max-length pass (solver/tether.c): after the iterations, every free point farther from
- * its nearest pinned point than the sum of rest lengths along the live structural links
- * between them is pulled back onto that distance, straight towards the anchor (the long range
- * attachments of Kim, Chentanez and Mueller, 2012). Paths are recomputed, without
- * allocating, after a step in which links broke. */
-struct state;
-void solver_tether_pass(const struct model *m, struct state *s);
-
-/* Rebuilds the pass's adjacency from m's links after their ends changed (a cut), without
- * allocating (solver_tether_prepare builds it the same way); the paths are recomputed on the
- * next pass. A no-op without the pass. */
-void tether_relink(const struct model *m, struct solver_work *w);
 
 #endif

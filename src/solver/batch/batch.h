@@ -14,7 +14,27 @@
  * but links moves the points, a substep is one job whose only waits are between colours, or
  * none for separate bodies, each part going through every iteration alone (one thread runs
  * the same job, band by band). Under the forward
- * and alternate orders, members take runs of links that share no point with other runs. */
+ * and alternate orders, members take runs of links that share no point with other runs.
+ *
+ * Glossary (one meaning each, here and in gather.c, relax.c, scan.c, batch_avx.c):
+ *   batch    the links relaxed between two waits: one colour (colored order), else all
+ *   colour   a batch of the colored order: links that share no point (solver/color.c)
+ *   lanes    the four-wide AVX2 path: four links per instruction over the positions copied
+ *            into one array per coordinate (px, py, pz), even points first, then odd ones
+ *   run      gathered links whose ends follow one pattern (enum batch_run_kind) that whole
+ *            vectors load; the rest of a colour goes in one listed run. Under the forward and
+ *            alternate orders, a run is also a stretch of links sharing no point with the
+ *            other runs (cut[]), which team members take one each
+ *   part     a band of points [pcut[k], pcut[k + 1]) with the links whose a-end is in it;
+ *            members * BATCH_PARTS of them; a member keeps to its own parts first
+ *   band     a part, seen as the range of points it copies in and out and advances
+ *   chunk    what the team hands out as one unit: one colour of one part (lanes), or
+ *            BATCH_CHUNK links, or one run (forward, alternate)
+ *   piece    a chunk or a whole step's batch, as find_runs cuts it into runs (piece_run)
+ *   group    the chunks of one colour (group[]): a job's waits fall between groups
+ *   job      what the team runs per step or substep: relax, a whole substep, breaks, scan
+ *   member   one thread of the team (solver/batch/pool.h); 1 without a team
+ */
 #ifndef CATENA_SOLVER_BATCH_H
 #define CATENA_SOLVER_BATCH_H
 
@@ -22,7 +42,8 @@
 #include <stdint.h>
 
 #include "model/model.h"
-#include "solver/state.h"
+
+struct state;
 
 struct solver_pool;
 struct solver_work;
@@ -67,7 +88,7 @@ struct batch_run {
 };
 
 struct solver_batch {
-    /* What the last gather was made for: it stands until solver_links_changed sets stale or
+    /* What the last gather was made for: it stands until solver_topology_changed sets stale or
      * the step runs on another model or step length. */
     int stale;                    /* 1: gather again before the next step */
     const struct model *gathered; /* the model gathered from */
@@ -140,15 +161,19 @@ static inline uint32_t batch_soa_index(const struct solver_batch *b, uint32_t i)
     return (i & 1) ? (uint32_t)b->half + (i >> 1) : i >> 1;
 }
 
-/* Prepares w->batch for m (NULL under the simple kernel): arrays, and the team of
- * m->threads members. Returns 0, or -1 when out of memory or the threads cannot start. */
-int batch_prepare(const struct model *m, struct solver_work *w);
+/* Prepares the batched kernel for m into *out (left NULL under the simple kernel and under
+ * solver.global), after w's colours: arrays, and the team of m->threads members. Returns 0,
+ * or -1 when out of memory or the threads cannot start (*out is then set and to be freed). */
+int batch_prepare(const struct model *m, const struct solver_work *w, struct solver_batch **out);
 
 /* NULL is a no-op. */
 void batch_destroy(struct solver_batch *b);
 
+/* The links are gathered again at the next batch_gather (solver_cache_changed). */
+void batch_links_changed(struct solver_batch *b);
+
 /* Gathers the live links of m in relaxation order, with their runs and the team's chunks,
- * when the links changed since the last gather (solver_links_changed: events, breaks); else
+ * when the links changed since the last gather (solver_topology_changed: events, breaks); else
  * keeps what it has. Once a step, before the first substep. */
 void batch_gather(const struct model *m, struct state *s);
 

@@ -1,7 +1,7 @@
 /* Collision dispatch: the broad phase (one bounding box per body, and one for the points
  * outside bodies, against each obstacle's bounds), the narrow phase through the shape tables
- * of collide_<shape>.c, self-collision (solver/collide/selfcollide.c), and the contacts. A contact is a
- * constraint of the iterations (Jakobsen 2001): push-out, then friction as a positional
+ * of collide_<shape>.c, self-collision (solver/collide/selfcollide.c), and the contacts. A contact
+ * is a constraint of the iterations (Jakobsen 2001): push-out, then friction as a positional
  * projection relative to the substep's start (Macklin et al. 2014, sec. 6.1) and a bounce
  * as the height its parabola reaches, so the constraints iterate after them; after the
  * iterations the response sets velocities only (the velocity pass of Mueller et al. 2020). */
@@ -13,7 +13,9 @@
 
 #include "solver/collide/shape.h"
 #include "solver/collide/selfcollide.h"
-#include "solver/solver.h"
+#include "solver/velocity.h"
+#include "solver/cache.h"
+#include "solver/state.h"
 
 static const struct collide_shape *const shapes[] = {
     [OBSTACLE_PLANE] = &collide_plane,   [OBSTACLE_SPHERE] = &collide_sphere,
@@ -128,7 +130,7 @@ void collide_work_destroy(struct collide_work *w)
 
 unsigned long collide_narrow_tests(const struct state *s)
 {
-    return s->collide ? s->collide->narrow : 0;
+    return s->cache->collide ? s->cache->collide->narrow : 0;
 }
 
 double collide_distance(const struct obstacle *o, vec3 x, vec3 *n)
@@ -139,7 +141,7 @@ double collide_distance(const struct obstacle *o, vec3 x, vec3 *n)
 
 void collide_begin(const struct model *m, struct state *s)
 {
-    struct collide_work *w = s->collide;
+    struct collide_work *w = s->cache->collide;
     if (!w)
         return;
     if (w->contacts)
@@ -241,7 +243,7 @@ static void collide_point(const struct model *m, struct state *s, size_t k, size
     const struct obstacle *o = &m->obstacles[k];
     const struct collide_shape *sh = shapes[o->type];
     const double r = m->radius[i];
-    struct collide_work *w = s->collide;
+    struct collide_work *w = s->cache->collide;
     vec3 x = s->x[i], n;
     double depth = 0.0, tau;
     int hit = 0;
@@ -292,7 +294,7 @@ static void collide_point(const struct model *m, struct state *s, size_t k, size
  * changes nothing; a constant fraction, not a compounding one. */
 static void contact_project(const struct model *m, struct state *s, uint32_t i)
 {
-    struct contact *c = &s->collide->contacts[i];
+    struct contact *c = &s->cache->collide->contacts[i];
     const struct obstacle *o = &m->obstacles[c->obstacle];
     vec3 x = s->x[i];
     if (c->lift > 0.0) {
@@ -312,7 +314,7 @@ static void contact_project(const struct model *m, struct state *s, uint32_t i)
 
 void collide_pass(const struct model *m, struct state *s)
 {
-    struct collide_work *w = s->collide;
+    struct collide_work *w = s->cache->collide;
     if (!w)
         return;
     if (w->self)
@@ -344,7 +346,7 @@ void collide_pass(const struct model *m, struct state *s)
  * beyond where the contact holds the point (a rope lifting it) is kept. */
 void collide_respond(const struct model *m, struct state *s)
 {
-    struct collide_work *w = s->collide;
+    struct collide_work *w = s->cache->collide;
     if (!w || !w->contacts)
         return;
     const double h = m->dt / m->substeps;
@@ -354,8 +356,7 @@ void collide_respond(const struct model *m, struct state *s)
         const vec3 d = v3_sub(s->x[i], s->xprev[i]);
         const vec3 dt = v3_sub(d, v3_scale(c->n, v3_dot(d, c->n)));
         const double above = fmax(v3_dot(v3_sub(s->x[i], c->surf), c->n) - c->lift, 0.0);
-        solver_set_velocity(m, s, i,
-                            v3_add(v3_scale(dt, 1.0 / h), v3_scale(c->n, (c->dy + above) / h)));
+        velocity_set(m, s, i, v3_add(v3_scale(dt, 1.0 / h), v3_scale(c->n, (c->dy + above) / h)));
     }
 }
 
@@ -363,7 +364,7 @@ void collide_respond(const struct model *m, struct state *s)
  * only zero the points that have touched since. */
 const double *collide_frozen_masses(const struct model *m, struct state *s)
 {
-    struct collide_work *w = s->collide;
+    struct collide_work *w = s->cache->collide;
     if (!w || !w->frozen || w->ntouched == 0)
         return m->inv_mass;
     if (w->nfrozen == 0)

@@ -7,7 +7,9 @@
 #define CATENA_COLLIDE_H
 
 #include "model/model.h"
-#include "solver/state.h"
+
+struct state;
+struct collide_work; /* contacts, broad phase and self-collision scratch (collide.c) */
 
 /* Allocates the scratch a state needs for m's obstacles and self-collision (contacts, the
  * broad phase's groups, the spatial hash) into *out; *out is NULL when m has neither.

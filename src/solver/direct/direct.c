@@ -1,13 +1,15 @@
 /* The direct projection's bookkeeping: the worst-case workspace, the symbolic analysis (which
  * links it owns, connected components, tree or graph, breadth-first elimination order) and one
- * iteration over all components. The numerics live in solver/direct/tree.c and solver/direct/graph.c. */
-#include "solver/direct/internal.h"
+ * iteration over all components. The numerics live in tree.c, graph.c and newton.c. */
+#include "solver/direct/direct.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/direct/direct.h"
+#include "solver/direct/graph.h"
+#include "solver/direct/internal.h"
+#include "solver/direct/tree.h"
 
 static void *alloc_array(size_t n, size_t size)
 {
@@ -303,16 +305,6 @@ void direct_iterate(struct direct *d, const struct model *m, vec3 *x, double h)
         direct_graph_iterate(d, m, x, h, 1);
     }
     memcpy(d->xlast, x, d->npoints * sizeof *x);
-}
-
-void direct_apply(struct direct *d, vec3 *x, const uint32_t *points, size_t npoints,
-                  unsigned char owner, int move)
-{
-    for (size_t k = 0; k < npoints && move; k++)
-        x[points[k]] = v3_add(x[points[k]], d->dx[points[k]]);
-    for (size_t i = 0; i < d->nlinks; i++)
-        if (d->owner[i] == owner)
-            d->lambda[i] += d->dlam[i];
 }
 
 const uint32_t *direct_leftover(const struct direct *d, size_t *n)

@@ -14,7 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "solver/direct/graph.h"
+
 #include "solver/direct/internal.h"
+#include "solver/direct/newton.h"
 
 #define ND_LEAF 16          /* node sets this small keep the order they come in */
 #define RIGID_EPS 1e-10     /* regularisation of rigid links, relative to w_a + w_b */
@@ -130,12 +133,6 @@ static double minus_jac(const struct direct *d, const struct model *m, uint32_t 
     return m->links[l].b == p ? -comp(d->n[l], i) : comp(d->n[l], i);
 }
 
-/* Tension over length (see solver/direct/tree.c: compressed links add nothing). */
-static double geo(const struct direct *d, uint32_t l)
-{
-    return d->lambda[l] < 0.0 && d->len[l] > 0.0 ? -d->lambda[l] / d->len[l] : 0.0;
-}
-
 struct walker {
     int mode;
     size_t q; /* next entry */
@@ -166,7 +163,7 @@ static void walk_point_column(struct direct *d, const struct model *m, struct wa
             continue;
         const uint32_t q = m->links[l].a == p ? m->links[l].b : m->links[l].a;
         if (q != p && in_system(d, q) && d->uidx[q] < c0) {
-            const double c = w->mode == WALK_VALUES ? geo(d, l) : 0.0;
+            const double c = w->mode == WALK_VALUES ? direct_newton_geo(d, l) : 0.0;
             for (int r2 = 0; r2 < d->dims; r2++)
                 emit(d, w, c0 + (size_t)r, d->uidx[q] + (uint32_t)r2,
                      -c * ((r2 == r) - comp(d->n[l], r2) * comp(d->n[l], r)));
@@ -467,7 +464,7 @@ void direct_graph_iterate(struct direct *d, const struct model *m, vec3 *x, doub
         return;
     const double ih2 = 1.0 / (h * h);
     for (size_t k = 0; k < d->ngpoint; k++)
-        direct_assemble_point(d, m, x, d->gpoint[k], OWNER_GRAPH);
+        direct_newton_assemble(d, m, x, d->gpoint[k], OWNER_GRAPH);
     const double size = residual(d, m, ih2);
     if (size <= d->converged)
         return; /* at round-off already: a step would only stir it */
@@ -487,5 +484,5 @@ void direct_graph_iterate(struct direct *d, const struct model *m, vec3 *x, doub
         const uint32_t l = d->graph_link[k];
         d->dlam[l] = d->rhs[d->uidx[d->npoints + l]];
     }
-    direct_apply(d, x, d->gpoint, d->ngpoint, OWNER_GRAPH, move);
+    direct_newton_apply(d, x, d->gpoint, d->ngpoint, OWNER_GRAPH, move);
 }

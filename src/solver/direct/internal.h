@@ -1,7 +1,7 @@
-/* Private to the direct (global) projection: the workspace shared by solver/direct/direct.c (analysis
- * and iteration), solver/direct/tree.c (O(N) elimination on trees) and solver/direct/graph.c (sparse LDL^T
- * on bodies with loops). Everything is allocated by direct_create for the worst case, so
- * neither the analysis nor an iteration allocates. */
+/* Private to the direct (global) projection: the workspace shared by solver/direct/direct.c
+ * (analysis and iteration), newton.c (what both Newton steps share), tree.c (O(N) elimination
+ * on trees) and graph.c (sparse LDL^T on bodies with loops). Everything is allocated by
+ * direct_create for the worst case, so neither the analysis nor an iteration allocates. */
 #ifndef CATENA_DIRECT_INTERNAL_H
 #define CATENA_DIRECT_INTERNAL_H
 
@@ -77,30 +77,5 @@ struct direct {
 
     struct direct_stats stats;
 };
-
-/* kacc[p] = m_p I + the geometric stiffness of p's links owned by `owner`, racc[p] = -g_p, the
- * KKT residual M (x - x*) - J^T l at p (solver/direct/tree.c). */
-void direct_assemble_point(struct direct *d, const struct model *m, const vec3 *x, uint32_t p,
-                           unsigned char owner);
-
-/* Takes the Newton step in d->dx and d->dlam for the given points and the links of that
- * owner (move 0: only the multipliers). */
-void direct_apply(struct direct *d, vec3 *x, const uint32_t *points, size_t npoints,
-                  unsigned char owner, int move);
-
-/* One Newton step on the tree components (solver/direct/tree.c); d->n and d->len are current.
- * move 0 updates only the multipliers. */
-void direct_tree_iterate(struct direct *d, const struct model *m, vec3 *x, double h, int move);
-
-/* The graph solver's storage, sized for any subset of m's links (0, or -1 on OOM); freed by
- * direct_graph_destroy. */
-int direct_graph_create(struct direct *d, const struct model *m);
-void direct_graph_destroy(struct direct *d);
-
-/* Numbers the unknowns of the graph components and analyses the pattern (after d->owner). */
-void direct_graph_analyse(struct direct *d, const struct model *m);
-
-/* One Newton step on the graph components; d->n and d->len are current. */
-void direct_graph_iterate(struct direct *d, const struct model *m, vec3 *x, double h, int move);
 
 #endif

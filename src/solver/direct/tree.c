@@ -10,10 +10,13 @@
  * When the links form a tree the system's graph is one too once each point is grouped with
  * the link to its parent (and its links to pinned points): Baraff's (1996) elimination from
  * the leaves to the root then factors it without fill, each step a small dense solve. */
+#include "solver/direct/tree.h"
+
 #include <math.h>
 #include <string.h>
 
 #include "solver/direct/internal.h"
+#include "solver/direct/newton.h"
 
 /* Solves a x = b for nrhs right-hand sides in place (a: n x n, b: n x nrhs, row-major) by
  * Gaussian elimination with partial pivoting. The multiplier rows of rigid links have a
@@ -72,48 +75,6 @@ static void to_array(vec3 v, double out[3])
     out[2] = v.z;
 }
 
-/* The row of link l's Jacobian at point p: +n at its end b, -n at its end a. */
-static vec3 jac(const struct direct *d, const struct model *m, uint32_t l, uint32_t p)
-{
-    return m->links[l].b == p ? d->n[l] : v3_scale(d->n[l], -1.0);
-}
-
-/* Geometric stiffness coefficient of link l: its tension over its length. A compressed link
- * would make K indefinite; leaving its term out only slows convergence, not the fixed point. */
-static double geo(const struct direct *d, uint32_t l)
-{
-    return d->lambda[l] < 0.0 && d->len[l] > 0.0 ? -d->lambda[l] / d->len[l] : 0.0;
-}
-
-void direct_assemble_point(struct direct *d, const struct model *m, const vec3 *x, uint32_t p,
-                           unsigned char owner)
-{
-    const int dim = d->dims;
-    const double mass = 1.0 / m->inv_mass[p];
-    double *k = d->kacc + 9 * (size_t)p;
-    memset(k, 0, 9 * sizeof *k);
-    for (int i = 0; i < dim; i++)
-        k[i * 3 + i] = mass;
-    vec3 g = v3_scale(v3_sub(x[p], d->xpred[p]), mass);
-    for (uint32_t s = d->adj_first[p]; s < d->adj_first[p + 1]; s++) {
-        const uint32_t l = d->adj_link[s];
-        if (d->owner[l] != owner)
-            continue;
-        g = v3_sub(g, v3_scale(jac(d, m, l, p), d->lambda[l]));
-        const double c = geo(d, l);
-        if (c == 0.0)
-            continue;
-        double n[3];
-        to_array(d->n[l], n);
-        for (int i = 0; i < dim; i++)
-            for (int j = 0; j < dim; j++)
-                k[i * 3 + j] += c * ((i == j) - n[i] * n[j]);
-    }
-    d->racc[3 * (size_t)p] = -g.x;
-    d->racc[3 * (size_t)p + 1] = -g.y;
-    d->racc[3 * (size_t)p + 2] = -g.z;
-}
-
 /* Link of column j >= dims of point p's block: its parent link first, then its pin links. */
 static uint32_t block_link(const struct direct *d, uint32_t p, int j)
 {
@@ -142,7 +103,7 @@ static void eliminate(struct direct *d, const struct model *m, uint32_t p, doubl
     for (int j = dim; j < nb; j++) {
         const uint32_t l = block_link(d, p, j);
         double jp[3];
-        to_array(jac(d, m, l, p), jp);
+        to_array(direct_newton_jac(d, m, l, p), jp);
         const double al = d->alpha[l] * ih2;
         for (int i = 0; i < dim; i++)
             a[i * nb + j] = a[j * nb + i] = -jp[i];
@@ -157,9 +118,9 @@ static void eliminate(struct direct *d, const struct model *m, uint32_t p, doubl
     }
     const uint32_t q = (uint32_t)d->parent[p], lp = (uint32_t)d->parent_link[p];
     double jq[3], n[3], bx[9]; /* bx: the point rows of B, -G of the parent link */
-    to_array(jac(d, m, lp, q), jq);
+    to_array(direct_newton_jac(d, m, lp, q), jq);
     to_array(d->n[lp], n);
-    const double c = geo(d, lp);
+    const double c = direct_newton_geo(d, lp);
     for (int i = 0; i < dim; i++) {
         for (int j = 0; j < dim; j++)
             b[i * nrhs + j] = bx[i * 3 + j] = -c * ((i == j) - n[i] * n[j]);
@@ -207,10 +168,10 @@ void direct_tree_iterate(struct direct *d, const struct model *m, vec3 *x, doubl
 {
     const double ih2 = 1.0 / (h * h);
     for (size_t k = 0; k < d->ntree; k++)
-        direct_assemble_point(d, m, x, d->order[k], OWNER_TREE);
+        direct_newton_assemble(d, m, x, d->order[k], OWNER_TREE);
     for (size_t k = d->ntree; k-- > 0;) /* leaves first: children follow parents in order[] */
         eliminate(d, m, d->order[k], ih2);
     for (size_t k = 0; k < d->ntree; k++)
         back_substitute(d, d->order[k]);
-    direct_apply(d, x, d->order, d->ntree, OWNER_TREE, move);
+    direct_newton_apply(d, x, d->order, d->ntree, OWNER_TREE, move);
 }
