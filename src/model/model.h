@@ -12,6 +12,8 @@
 #include "core/vec.h"
 #include "model/obstacle.h"
 
+struct model_capacity; /* model/model.c */
+
 enum solver_method {
     METHOD_VERLET, /* Jakobsen: implicit velocity, per-substep damping, stiffness 0..1 */
     METHOD_PBD,    /* Mueller et al. 2007: explicit velocity, stiffness 0..1 */
@@ -264,10 +266,10 @@ struct model {
     double settle_speed;   /* m/s; 0 = run all steps */
     double settle_for;     /* s the largest speed must stay below settle_speed */
 
-    /* allocated lengths while building */
-    size_t point_cap, link_cap, pin_cap, body_cap, angle_cap, area_cap, area_index_cap, shape_cap,
-        shape_index_cap, attachment_cap, face_cap;
-    size_t obstacle_cap, key_cap, event_cap;
+    /* The room in the arrays while model_add_* grows them: bookkeeping private to
+     * model/model.c, made by the first append; NULL for a model no append has grown (a
+     * clone), whose next append makes room anew. */
+    struct model_capacity *capacity;
 };
 
 /* A model with the format's defaults (catena-scenario(5)) and no points: dims 2,
