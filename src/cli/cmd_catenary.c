@@ -1,5 +1,5 @@
-/* `catena catenary RUN_DIR|TRAJECTORY`: the catenary report (analysis/report_catenary.h) on one frame of
- * a finished run's hanging chains, as text or JSON on stdout, and its plot when asked. */
+/* `catena catenary RUN_DIR|TRAJECTORY`: the catenary report (analysis/report_catenary.h) on one
+ * frame of a finished run's hanging chains, as text or JSON on stdout, and its plot when asked. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 

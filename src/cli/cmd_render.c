@@ -33,8 +33,8 @@ static const struct option render_longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-int cmd_render_scenario(const struct scenario *sc, const struct render_opts *o,
-                        const char *run_dir, const char *out_dir, int quiet)
+int cmd_render_scenario(const struct scenario *sc, const struct render_opts *o, const char *run_dir,
+                        const char *out_dir, int quiet)
 {
     struct render_result res;
     struct catena_error err;
@@ -101,8 +101,8 @@ static int check_render_set(char *arg)
 }
 
 /* Loads RUN_DIR/scenario.json under the overrides, with rendering on. */
-static struct scenario *load_run(const char *run_dir, const struct scenario_override *ov,
-                                 size_t n, struct catena_error *err)
+static struct scenario *load_run(const char *run_dir, const struct scenario_override *ov, size_t n,
+                                 struct catena_error *err)
 {
     char *scenario = malloc(strlen(run_dir) + sizeof "/scenario.json");
     if (!scenario) {
@@ -186,8 +186,8 @@ int cmd_render(int argc, char **argv)
         goto done;
     }
     sc->output.render->sheet.enabled |= sheet;
-    status = cmd_render_scenario(sc, sc->output.render, run_dir, out_dir ? out_dir : run_dir,
-                                 quiet);
+    status =
+        cmd_render_scenario(sc, sc->output.render, run_dir, out_dir ? out_dir : run_dir, quiet);
     scenario_destroy(sc);
     goto done;
 bad_usage:

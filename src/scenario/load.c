@@ -232,8 +232,8 @@ static int keep_effective_text(struct loader *ld, cJSON *root)
 }
 
 struct scenario *scenario_parse(const char *label, const char *text, size_t len,
-                             const struct scenario_override *ov, size_t nov,
-                             struct catena_error *err)
+                                const struct scenario_override *ov, size_t nov,
+                                struct catena_error *err)
 {
     struct scenario_options o = scenario_options_default();
     o.ov = ov;
@@ -242,7 +242,7 @@ struct scenario *scenario_parse(const char *label, const char *text, size_t len,
 }
 
 struct scenario *scenario_parse_opts(const char *label, const char *text, size_t len,
-                                  const struct scenario_options *o, struct catena_error *err)
+                                     const struct scenario_options *o, struct catena_error *err)
 {
     struct loader ld = {.cx = {.label = label, .err = err}, .max_points = o->max_points};
     cJSON *root = NULL;
@@ -282,7 +282,7 @@ done:
 }
 
 struct scenario *scenario_load(const char *path, const struct scenario_override *ov, size_t nov,
-                            struct catena_error *err)
+                               struct catena_error *err)
 {
     struct scenario_options o = scenario_options_default();
     o.ov = ov;
@@ -291,7 +291,7 @@ struct scenario *scenario_load(const char *path, const struct scenario_override 
 }
 
 struct scenario *scenario_load_opts(const char *path, const struct scenario_options *o,
-                                 struct catena_error *err)
+                                    struct catena_error *err)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;

@@ -51,8 +51,7 @@ static void check_message(const struct catena_error *err)
 
 /* The reports a completed run would write (run/run.c), built on the final state; their text
  * goes to /dev/null. A report that cannot be made must say why on one line. */
-static void report_model(const struct model *m, unsigned reports, const struct state *s,
-                         FILE *null)
+static void report_model(const struct model *m, unsigned reports, const struct state *s, FILE *null)
 {
     if (!(reports & REPORT_CATENARY))
         return;
