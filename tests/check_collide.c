@@ -16,6 +16,7 @@
 #include "solver/velocity.h"
 #include "solver/state.h"
 #include "testutil_check.h"
+#include "testutil_models.h"
 
 #define PI 3.14159265358979323846
 

@@ -280,6 +280,16 @@ START_TEST(test_run_directory)
         traj_read_close(r);
     }
 
+    /* Named with a trailing slash, the directory gives the same file name: one slash. */
+    char slashed[4200];
+    snprintf(slashed, sizeof slashed, "%s/", dir);
+    struct traj_reader *r = traj_read_open(slashed, &err);
+    ck_assert_msg(r, "%s", err.msg);
+    char *npy = tu_path(dir, "trajectory.npy");
+    ck_assert_str_eq(traj_read_info(r)->path, npy);
+    free(npy);
+    traj_read_close(r);
+
     char *missing = tu_path(dir, "missing.csv");
     ck_assert_ptr_null(traj_read_open(missing, &err));
     ck_assert_int_eq(err.code, CATENA_EINPUT); /* unreadable: cannot be compared, exit 2 */

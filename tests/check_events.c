@@ -18,6 +18,7 @@
 #include "solver/state.h"
 #include "testutil.h"
 #include "testutil_check.h"
+#include "testutil_models.h"
 
 #define PI 3.14159265358979323846
 

@@ -16,6 +16,7 @@
 #include "solver/state.h"
 #include "testutil.h"
 #include "testutil_check.h"
+#include "testutil_models.h"
 
 static const enum solver_method methods[] = {METHOD_VERLET, METHOD_PBD, METHOD_XPBD};
 

@@ -20,6 +20,7 @@
 #include "scenario/scenario.h"
 #include "testutil.h"
 #include "testutil_check.h"
+#include "testutil_models.h"
 #include "io/topology.h"
 #include "io/traj_read.h"
 
@@ -764,17 +765,17 @@ START_TEST(test_same_bytes)
     o.height = 120;
     o.sheet.enabled = 1;
     run_and_render(&o);
-    size_t n1, n2, s1, s2;
+    size_t n1, n2, nsa, nsb;
     char *p = tu_path(dir, "frames/frame-000003.png"), *q = tu_path(dir, "contact-sheet.png");
-    char *a = tu_read_file(p, &n1), *sa = tu_read_file(q, &s1);
+    char *a = tu_read_file(p, &n1), *sa = tu_read_file(q, &nsa);
     run_and_render(&o);
-    char *b = tu_read_file(p, &n2), *sb = tu_read_file(q, &s2);
+    char *b = tu_read_file(p, &n2), *sb = tu_read_file(q, &nsb);
     ck_assert_ptr_nonnull(a);
     ck_assert_ptr_nonnull(b);
     ck_assert_uint_eq(n1, n2);
     ck_assert_mem_eq(a, b, n1);
-    ck_assert_uint_eq(s1, s2);
-    ck_assert_mem_eq(sa, sb, s1);
+    ck_assert_uint_eq(nsa, nsb);
+    ck_assert_mem_eq(sa, sb, nsa);
     free(a);
     free(b);
     free(sa);
@@ -893,8 +894,8 @@ END_TEST
 
 static Suite *render_suite(void)
 {
-    Suite *s = suite_create("render");
-    TCase *geo = tu_tcase(s, "geometry and colour", tu_files_setup, tu_files_teardown);
+    Suite *suite = suite_create("render");
+    TCase *geo = tu_tcase(suite, "geometry and colour", tu_files_setup, tu_files_teardown);
     tcase_add_test(geo, test_size);
     tcase_add_test(geo, test_horizontal_link_rows);
     tcase_add_test(geo, test_point_pixel);
@@ -912,12 +913,12 @@ static Suite *render_suite(void)
     tcase_add_test(geo, test_cut_edges_outlined);
     tcase_add_test(geo, test_cut_ends_keep_radius);
 
-    TCase *sc = tu_tcase(s, "scenario", tu_files_setup, tu_files_teardown);
+    TCase *sc = tu_tcase(suite, "scenario", tu_files_setup, tu_files_teardown);
     tcase_add_test(sc, test_scenario_render_keys);
     tcase_add_test(sc, test_scenario_render_defaults);
     tcase_add_test(sc, test_scenario_render_null_timing);
 
-    TCase *timing = tu_tcase(s, "timing and files", tu_files_setup, tu_files_teardown);
+    TCase *timing = tu_tcase(suite, "timing and files", tu_files_setup, tu_files_teardown);
     tcase_add_test(timing, test_interpolation_halfway);
     tcase_add_test(timing, test_every_frames);
     tcase_add_test(timing, test_stale_frames_removed);
@@ -926,7 +927,7 @@ static Suite *render_suite(void)
     tcase_add_test(timing, test_same_bytes);
     tcase_add_test(timing, test_mismatched_trajectory);
     tcase_add_test(timing, test_settled_frames_from_npy);
-    return s;
+    return suite;
 }
 
 int main(void)

@@ -21,6 +21,7 @@
 #include "solver/solver.h"
 #include "testutil.h"
 #include "testutil_check.h"
+#include "testutil_models.h"
 
 /* A 5-point chain pinned at its first point, swinging down under gravity. */
 static struct scenario *swinging_chain(long steps, long every, unsigned formats)
@@ -459,8 +460,8 @@ END_TEST
 
 static Suite *run_suite(void)
 {
-    Suite *s = suite_create("run");
-    TCase *tc = tu_tcase(s, "run", tu_files_setup, tu_files_teardown);
+    Suite *suite = suite_create("run");
+    TCase *tc = tu_tcase(suite, "run", tu_files_setup, tu_files_teardown);
     tcase_add_test(tc, test_outputs_appear);
     tcase_add_test(tc, test_only_asked_formats);
     tcase_add_test(tc, test_missing_dirs_created);
@@ -476,7 +477,7 @@ static Suite *run_suite(void)
     tcase_add_test(tc, test_metrics_off);
     tcase_add_test(tc, test_status_names);
     tcase_add_test(tc, test_warnings_list);
-    return s;
+    return suite;
 }
 
 int main(void)

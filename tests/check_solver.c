@@ -11,6 +11,7 @@
 #include "solver/state.h"
 #include "testutil.h"
 #include "testutil_check.h"
+#include "testutil_models.h"
 
 /* x0 + v0 t + g t^2 / 2 */
 static vec3 ballistic(vec3 x0, vec3 v0, vec3 g, double t)

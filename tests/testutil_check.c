@@ -9,35 +9,6 @@
 #include "scenario/scenario.h"
 #include "testutil.h"
 
-struct model *m, *m2;
-struct state *s, *s2;
-struct scenario *scen;
-
-void tu_models_setup(void)
-{
-    m = m2 = NULL;
-    s = s2 = NULL;
-    scen = NULL;
-}
-
-void tu_models_teardown(void)
-{
-    state_destroy(s);
-    state_destroy(s2);
-    if (scen && m == scen->model)
-        m = NULL; /* freed with the scenario */
-    scenario_destroy(scen);
-    model_destroy(m);
-    model_destroy(m2);
-}
-
-void tu_use(struct scenario *sc)
-{
-    ck_assert_ptr_nonnull(sc);
-    scen = sc;
-    m = sc->model;
-}
-
 char *dir;
 
 void tu_dir_setup(void)
@@ -50,18 +21,6 @@ void tu_dir_teardown(void)
 {
     tu_rmtree(dir);
     free(dir);
-}
-
-void tu_files_setup(void)
-{
-    tu_dir_setup();
-    tu_models_setup();
-}
-
-void tu_files_teardown(void)
-{
-    tu_models_teardown();
-    tu_dir_teardown();
 }
 
 TCase *tu_tcase(Suite *s, const char *name, void (*setup)(void), void (*teardown)(void))

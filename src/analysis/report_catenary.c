@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/path.h"
 #include "io/traj_read.h"
 
 /* "LABEL: WHAT: message", the chain or option the problem is about in WHAT. */
@@ -347,11 +348,7 @@ static char *run_trajectory(const char *path, unsigned formats)
     for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
         if (!(formats & order[i].f))
             continue;
-        const size_t n = strlen(path) + strlen(order[i].name) + 2;
-        char *file = malloc(n);
-        if (file)
-            snprintf(file, n, "%s/%s", path, order[i].name);
-        return file;
+        return path_join(path, order[i].name);
     }
     return NULL;
 }

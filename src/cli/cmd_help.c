@@ -48,8 +48,10 @@ void cmd_usage(FILE *out)
           "\n"
           "Options for run and validate:\n"
           "      --max-points=N     refuse scenarios of more than N points (default 50000000)\n"
-          "\n"
-          "Options for render:\n"
+          "\n",
+          out);
+    /* Two strings: ISO C promises string literals of 4095 characters at most. */
+    fputs("Options for render:\n"
           "  -o, --output=DIR       write DIR/frames and DIR/contact-sheet.png (default\n"
           "                         RUN_DIR)\n"
           "      --fps=F            F frames per simulated second, interpolated\n"

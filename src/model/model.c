@@ -117,29 +117,36 @@ long model_add_angle(struct model *m, uint32_t a, uint32_t b, uint32_t c, double
 }
 
 /* Shoelace formula in the x-y plane; counter-clockwise is positive. */
-static double polygon_area(const struct model *m, const uint32_t *idx, size_t n)
+static double polygon_area(const struct model *m, const vec3 *x, const struct area *ar)
 {
+    const uint32_t *idx = m->area_index + ar->first;
     double twice = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        const vec3 p = m->x0[idx[i]], q = m->x0[idx[(i + 1) % n]];
+    for (uint32_t i = 0; i < ar->count; i++) {
+        const vec3 p = x[idx[i]], q = x[idx[i + 1 == ar->count ? 0 : i + 1]];
         twice += p.x * q.y - q.x * p.y;
     }
     return 0.5 * twice;
 }
 
 /* Divergence theorem: the sum of signed tetrahedra from the origin to each face. */
-static double mesh_volume(const struct model *m, uint32_t first, uint32_t n)
+static double mesh_volume(const struct model *m, const vec3 *x, const struct area *ar)
 {
     double six = 0.0;
-    for (uint32_t f = first; f < first + n; f++) {
+    for (uint32_t f = ar->first; f < ar->first + ar->count; f++) {
         const uint32_t *v = m->faces[f].v;
-        six += v3_dot(m->x0[v[0]], v3_cross(m->x0[v[1]], m->x0[v[2]]));
+        six += v3_dot(x[v[0]], v3_cross(x[v[1]], x[v[2]]));
     }
     return six / 6.0;
 }
 
-static long add_area_record(struct model *m, uint32_t first, uint32_t count, int is_volume,
-                            double rest)
+double model_area_value(const struct model *m, const vec3 *x, size_t i)
+{
+    const struct area *ar = &m->areas[i];
+    return ar->is_volume ? mesh_volume(m, x, ar) : polygon_area(m, x, ar);
+}
+
+/* The record, its rest the area or volume of x0. */
+static long add_area_record(struct model *m, uint32_t first, uint32_t count, int is_volume)
 {
     struct model_capacity *room = capacity(m);
     if (!room || grow((void **)&m->areas, sizeof *m->areas, m->nareas, &room->areas))
@@ -147,9 +154,9 @@ static long add_area_record(struct model *m, uint32_t first, uint32_t count, int
     m->areas[m->nareas] = (struct area){.first = first,
                                         .count = count,
                                         .is_volume = (uint8_t)is_volume,
-                                        .rest = rest,
                                         .pressure = 1.0,
                                         .stiffness = 1.0};
+    m->areas[m->nareas].rest = model_area_value(m, m->x0, m->nareas);
     return (long)m->nareas++;
 }
 
@@ -163,12 +170,12 @@ long model_add_area(struct model *m, const uint32_t *points, size_t n)
             return -1;
         m->area_index[m->narea_index++] = points[i];
     }
-    return add_area_record(m, (uint32_t)first, (uint32_t)n, 0, polygon_area(m, points, n));
+    return add_area_record(m, (uint32_t)first, (uint32_t)n, 0);
 }
 
 long model_add_volume(struct model *m, uint32_t first_face, uint32_t nfaces)
 {
-    return add_area_record(m, first_face, nfaces, 1, mesh_volume(m, first_face, nfaces));
+    return add_area_record(m, first_face, nfaces, 1);
 }
 
 /* Rest offsets are taken from the mass-weighted centre; a group with no free mass (all

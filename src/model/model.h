@@ -296,6 +296,11 @@ long model_add_area(struct model *m, const uint32_t *points, size_t n);
  * their enclosed volume from x0. Returns its index or -1. */
 long model_add_volume(struct model *m, uint32_t first_face, uint32_t nfaces);
 
+/* The signed area (2D polygon, counter-clockwise positive) or volume (3D mesh, outward normals
+ * positive) of area i measured on the positions x[npoints]: x0 gives the rest, the state's
+ * positions the current value. */
+double model_area_value(const struct model *m, const vec3 *x, size_t i);
+
 /* Appends a shape-matching group over n points (copied); rest offsets from x0 and masses.
  * Returns its index or -1. */
 long model_add_shape(struct model *m, const uint32_t *points, size_t n, double stiffness);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gfx/legend.h"
 #include "gfx/raster.h"
 #include "render/render.h"
 #include "io/topology.h"
@@ -85,7 +86,7 @@ struct render_item {
 struct render_overlay {
     int text_scale;
     int legend; /* 1 when color_by shows values */
-    struct raster_legend_def legend_def;
+    struct legend_def legend_def;
     struct render_area fit; /* where the fitted scene goes, clear of the overlay */
 };
 

@@ -10,22 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/outfile.h"
 #include "gfx/png_write.h"
 #include "core/progress.h"
 #include "render/internal.h"
 #include "render/range.h"
 #include "io/traj_read.h"
-
-static double clock_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* ---- the recorded trajectory, two frames at a time ---- */
 
@@ -324,7 +317,7 @@ static int draw_frames(struct job *j, const char *run_dir, int progress, struct 
     po.level = o->level;
     po.nosync = 1; /* an fsync per frame took 2 to 3 times as long as drawing and encoding it */
     if (progress) {
-        progress_start(&pg, stderr, j->nframes, clock_s());
+        progress_start(&pg, stderr, j->nframes, clock_monotonic_s());
         pg.unit = "frame";
     }
     for (long k = 0; rc == CATENA_OK && k < j->nframes; k++) {
@@ -344,7 +337,7 @@ static int draw_frames(struct job *j, const char *run_dir, int progress, struct 
             render_sheet_add(j->sheet, tile++, j->r, label);
         }
         if (progress)
-            progress_update(&pg, k + 1, clock_s());
+            progress_update(&pg, k + 1, clock_monotonic_s());
     }
     if (progress)
         progress_end(&pg);
@@ -387,7 +380,7 @@ int render_run(const struct scenario *scn, const struct render_opts *o, const ch
                const char *out_dir, int progress, struct render_result *res,
                struct catena_error *err)
 {
-    const double start = clock_s();
+    const double start = clock_monotonic_s();
     struct job j = {0};
     error_clear(err);
     *res = (struct render_result){0};
@@ -398,7 +391,7 @@ int render_run(const struct scenario *scn, const struct render_opts *o, const ch
         rc = render_sheet_write(j.sheet, out_dir, o->level, err);
     if (rc == CATENA_OK)
         res->frames = j.nframes;
-    res->wall_s = clock_s() - start;
+    res->wall_s = clock_monotonic_s() - start;
     render_sheet_destroy(j.sheet);
     raster_destroy(j.r);
     free(j.x);

@@ -5,10 +5,10 @@
 #include "run/run.h"
 
 #include <stdio.h>
-#include <time.h>
 
 #include "run/events.h"
 #include "analysis/metrics.h"
+#include "core/clock.h"
 #include "core/outfile.h"
 #include "core/progress.h"
 #include "core/stop.h"
@@ -39,14 +39,6 @@ struct run {
     long diverged;                   /* first diverged point, or -1 */
     struct stop_handlers stop;       /* SIGINT, SIGTERM: the handlers to restore at the end */
 };
-
-/* Monotonic seconds: wall time that clock adjustments do not disturb. */
-static double clock_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int writers_open(struct run *run, const char *dir, struct catena_error *err)
 {
@@ -143,7 +135,7 @@ static int run_steps(struct run *run, const struct run_options *o, struct catena
     struct state *s = run->s;
     struct progress pg;
     if (o->progress)
-        progress_start(&pg, stderr, m->steps, clock_s());
+        progress_start(&pg, stderr, m->steps, clock_monotonic_s());
     run->diverged = solver_find_diverged(s);
     if (run->diverged < 0)
         boundary(run);
@@ -160,7 +152,7 @@ static int run_steps(struct run *run, const struct run_options *o, struct catena
         if (run->diverged < 0 && (s->step % run->sc->output.every == 0 || run->settled_step >= 0))
             rc = writers_record(run, err);
         if (o->progress)
-            progress_update(&pg, s->step, clock_s());
+            progress_update(&pg, s->step, clock_monotonic_s());
     }
     if (o->progress)
         progress_end(&pg);
@@ -291,9 +283,9 @@ int run_simulation(const struct scenario *sc, const struct run_options *o, struc
     if (rc == CATENA_OK && !(run.topology = topology_log_open(o->out_dir, m, err)))
         rc = err->code;
     if (rc == CATENA_OK) {
-        const double start = clock_s();
+        const double start = clock_monotonic_s();
         rc = run_steps(&run, o, err);
-        r->wall_s = clock_s() - start;
+        r->wall_s = clock_monotonic_s() - start;
     }
     fill_result(&run, r);
     if (rc == CATENA_OK)
