@@ -26,21 +26,22 @@ int main(int argc, char **argv)
         fputs("usage: bench_render [N >= 2 [DIMS 2|3 [REPEATS 1..100]]]\n", stderr);
         return 2;
     }
-    struct model *m = tu_cloth(n, 2.0, dims);
+    struct scenario *sc = tu_cloth(n, 2.0, dims);
     char *dir = argc > 4 ? strdup(argv[4]) : tu_tmpdir();
     struct catena_error err;
     struct run_result rr;
-    if (!m || !dir) {
+    if (!sc || !dir) {
         fputs("bench_render: out of memory\n", stderr);
         return 1;
     }
-    m->steps = 240;
+    const struct model *m = sc->model;
+    sc->model->steps = 240;
     const struct run_options ro = {.out_dir = dir, .progress = 0};
     char npy[4096];
     struct stat st;
     snprintf(npy, sizeof npy, "%s/trajectory.npy", dir);
     rr.wall_s = 0;
-    if (stat(npy, &st) != 0 && run_simulation(m, &ro, &rr, &err)) {
+    if (stat(npy, &st) != 0 && run_simulation(sc, &ro, &rr, &err)) {
         fprintf(stderr, "bench_render: %s\n", err.msg);
         return 1;
     }
@@ -51,7 +52,7 @@ int main(int argc, char **argv)
     for (int r = 0; r < repeats; r++) {
         struct render_result res;
         const double cpu0 = clock_cpu_s();
-        if (render_run(m, &o, dir, dir, 0, &res, &err)) {
+        if (render_run(sc, &o, dir, dir, 0, &res, &err)) {
             fprintf(stderr, "bench_render: %s\n", err.msg);
             return 1;
         }
@@ -66,6 +67,6 @@ int main(int argc, char **argv)
     if (argc <= 4)
         tu_rmtree(dir);
     free(dir);
-    model_destroy(m);
+    scenario_destroy(sc);
     return 0;
 }

@@ -17,6 +17,7 @@
 #include "solver/batch/batch.h"
 #include "solver/work.h"
 #include "solver/state.h"
+#include "testutil.h"
 
 /* A variant of the batched kernel to compare with the simple one. */
 struct variant {
@@ -269,7 +270,7 @@ static struct model *landing(enum solver_method method, enum solver_order order)
              "\"normal\": [0.3, 1, 0.1], \"friction\": 0.5, \"restitution\": 0.2}]}",
              1.0 / 60.0, methods[method], orders[order]);
     struct catena_error err;
-    struct model *m = scenario_parse("test.json", json, strlen(json), NULL, 0, &err);
+    struct model *m = tu_model_of(scenario_parse("test.json", json, strlen(json), NULL, 0, &err));
     ck_assert_msg(m != NULL, "unexpected error: %s", err.msg);
     return m;
 }

@@ -16,6 +16,7 @@
 #include "scenario/scenario.h"
 #include "solver/solver.h"
 #include "solver/state.h"
+#include "testutil.h"
 
 #define HEAD "{'catena': 1, 'time': {'dt': 0.01, 'steps': 10}, "
 #define HEAD3 "{'catena': 1, 'dimensions': 3, 'time': {'dt': 0.01, 'steps': 10}, "
@@ -43,7 +44,7 @@ static struct model *load(const char *json)
 {
     struct catena_error err;
     const char *text = q(json);
-    struct model *m = scenario_parse("test.json", text, strlen(text), NULL, 0, &err);
+    struct model *m = tu_model_of(scenario_parse("test.json", text, strlen(text), NULL, 0, &err));
     ck_assert_msg(m != NULL, "unexpected error: %s", err.msg);
     return m;
 }
@@ -1020,8 +1021,8 @@ START_TEST(test_bad_input)
 {
     struct catena_error err;
     const char *text = q(bad_inputs[_i].json);
-    struct model *m = scenario_parse("test.json", text, strlen(text), NULL, 0, &err);
-    ck_assert_msg(m == NULL, "loaded a bad scenario: %s", bad_inputs[_i].json);
+    struct scenario *sc = scenario_parse("test.json", text, strlen(text), NULL, 0, &err);
+    ck_assert_msg(sc == NULL, "loaded a bad scenario: %s", bad_inputs[_i].json);
     ck_assert_int_eq(err.code, CATENA_EINPUT);
     ck_assert_str_eq(err.msg, bad_inputs[_i].msg);
 }

@@ -731,7 +731,7 @@ START_TEST(test_writers_round_trip)
         struct traj_writer *w[3];
         static const enum output_format formats[] = {FORMAT_CSV, FORMAT_JSON, FORMAT_NPY};
         for (int i = 0; i < 3; i++) {
-            w[i] = traj_open(formats[i], dir, m, &err);
+            w[i] = traj_open(formats[i], dir, m, NULL, 1, &err);
             ck_assert_msg(w[i], "%s", err.msg);
         }
         for (long f = 0; f < 5; f++) {

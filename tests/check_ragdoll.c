@@ -1,11 +1,11 @@
 /* Ragdoll joint limits through falls onto the ground (issue 3): every method, four starting
  * poses, ground friction 0, 0.5 and 1, restitution 0 and 0.5, 2.5 s at dt 1/60; after every
  * step each joint's angle (angle_value, the limit's own measure) is compared with its limits.
- * The contacts' friction and bounces are projected inside the iterations (solver/collide/collide.c), so
- * what the last iteration leaves is the Gauss-Seidel residue of joints against contacts,
- * which more iterations, shorter substeps and the contact phase (solver.shock_iterations)
- * shrink; before they were, the contact response moved touching points after the last
- * projection, and no iteration count brought the joints back. */
+ * The contacts' friction and bounces are projected inside the iterations
+ * (solver/collide/collide.c), so what the last iteration leaves is the Gauss-Seidel residue of
+ * joints against contacts, which more iterations, shorter substeps and the contact phase
+ * (solver.shock_iterations) shrink; before they were, the contact response moved touching points
+ * after the last projection, and no iteration count brought the joints back. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@
 #include "scenario/scenario.h"
 #include "solver/solver.h"
 #include "solver/state.h"
+#include "testutil.h"
 
 static const char *const methods[] = {"verlet", "pbd", "xpbd"};
 
@@ -53,7 +54,7 @@ static struct model *fall(int k, int substeps, int iterations, int shock)
              1.0 / 60.0, substeps, methods[meth], iterations, shock, poses[p].pose, poses[p].angle,
              frictions[f], restitutions[r]);
     struct catena_error err;
-    struct model *m = scenario_parse("test.json", json, strlen(json), NULL, 0, &err);
+    struct model *m = tu_model_of(scenario_parse("test.json", json, strlen(json), NULL, 0, &err));
     ck_assert_msg(m != NULL, "unexpected error: %s", err.msg);
     double low = INFINITY;
     for (size_t i = 0; i < m->npoints; i++)
@@ -176,7 +177,7 @@ static double rope_travel(int shock)
              "\"obstacles\": [{\"type\": \"plane\", \"point\": [0, 0], \"normal\": [0, 1]}]}",
              1.0 / 60.0, shock);
     struct catena_error err;
-    struct model *m = scenario_parse("test.json", json, strlen(json), NULL, 0, &err);
+    struct model *m = tu_model_of(scenario_parse("test.json", json, strlen(json), NULL, 0, &err));
     ck_assert_msg(m != NULL, "unexpected error: %s", err.msg);
     struct state *s = state_create(m);
     ck_assert_ptr_nonnull(s);

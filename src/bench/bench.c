@@ -47,12 +47,6 @@ struct model *bench_model(int dims)
     struct model *m = model_create();
     if (!m)
         return NULL;
-    m->name = malloc(6);
-    if (!m->name) {
-        model_destroy(m);
-        return NULL;
-    }
-    memcpy(m->name, "bench", 6);
     m->dims = dims;
     m->dt = 1.0 / 60;
     m->order = ORDER_COLORED;

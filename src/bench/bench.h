@@ -89,9 +89,9 @@ int bench_frames_case(const struct bench_case *c, const struct bench_options *o,
 /* Shared by the cases (they time with core/clock.h): the median of n values (reordered). */
 double bench_median(double *v, int n);
 
-/* An empty model named "bench" in dims (2 or 3) dimensions, stepped at 60 Hz with its links
- * in coloured order: what the solver and writer cases build on. The caller frees it with
- * model_destroy; NULL when out of memory. */
+/* An empty model in dims (2 or 3) dimensions, stepped at 60 Hz with its links in coloured
+ * order: what the solver and writer cases build on. The caller frees it with model_destroy;
+ * NULL when out of memory. */
 struct model *bench_model(int dims);
 
 /* Adds the cases' n x n cloth to m: points 2 cm apart with structural, shear and bend links,

@@ -60,7 +60,7 @@ static int time_catena(enum output_format f, const char *dir, const struct model
                        struct state *s, long frames, double *seconds, long *bytes,
                        struct catena_error *err)
 {
-    struct traj_writer *w = traj_open(f, dir, m, err);
+    struct traj_writer *w = traj_open(f, dir, m, "bench", 1, err);
     if (!w)
         return err->code;
     const double start = clock_monotonic_s();

@@ -300,7 +300,7 @@ static void draw_overlay(struct render_scene *sc, struct raster *r, const struct
     const struct render_overlay *ov = &sc->ov;
     const int ts = ov->text_scale;
     char text[512];
-    snprintf(text, sizeof text, "%s  t = %.3f s  step %ld", sc->m->name ? sc->m->name : "", f->time,
+    snprintf(text, sizeof text, "%s  t = %.3f s  step %ld", sc->title ? sc->title : "", f->time,
              (long)floor(f->step + 1e-9));
     raster_text(r, 6, 6, text, ts, ink, label_box);
     if (ov->legend) {

@@ -94,6 +94,8 @@ struct render_overlay {
 struct render_scene {
     const struct model *m;
     const struct render_opts *o;
+    const char *title; /* the scenario's name, written over every frame; NULL: none */
+    long every;        /* output.every: frame i of a trajectory without steps is step i every */
     struct render_camera cam;
     struct render_overlay ov;
     double lo, hi;           /* colour map range, in the unit of color_by */
@@ -139,9 +141,9 @@ struct render_frame {
     double step;   /* step position (fractional between recorded steps) */
 };
 
-/* Builds the scene for m and o (camera and range are set by the caller). NULL with err set
- * on OOM. */
-struct render_scene *render_scene_create(const struct model *m, const struct render_opts *o,
+/* Builds the scene for the scenario's model and o (camera and range are set by the caller).
+ * NULL with err set on OOM. */
+struct render_scene *render_scene_create(const struct scenario *scn, const struct render_opts *o,
                                          struct catena_error *err);
 
 /* Starts a pass over the run in run_dir: the topology back at the start of the run. */

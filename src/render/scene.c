@@ -101,9 +101,10 @@ static int fill_face_links(struct render_scene *sc)
     return 0;
 }
 
-struct render_scene *render_scene_create(const struct model *m, const struct render_opts *o,
+struct render_scene *render_scene_create(const struct scenario *scn, const struct render_opts *o,
                                          struct catena_error *err)
 {
+    const struct model *m = scn->model;
     struct render_scene *sc = calloc(1, sizeof *sc);
     if (!sc) {
         error_set(err, CATENA_EFAIL, "out of memory for the renderer");
@@ -111,6 +112,8 @@ struct render_scene *render_scene_create(const struct model *m, const struct ren
     }
     sc->m = m;
     sc->o = o;
+    sc->title = scn->provenance.name;
+    sc->every = scn->output.every;
     sc->nitems_max = m->nobstacles + m->nfaces + m->nareas + m->nlinks + m->npoints;
     sc->body_color = alloc_array(m->nbodies, sizeof *sc->body_color);
     sc->point_body = alloc_array(m->npoints, sizeof *sc->point_body);

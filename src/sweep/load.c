@@ -351,14 +351,14 @@ static int validate_runs(const struct sjson *cx, struct sweep_plan *p)
             ov[p->nfixed + a] = (struct scenario_override){
                 p->paths[a], p->runs[r].set[a] + strlen(p->paths[a]) + 1};
         struct catena_error lerr;
-        struct model *m = scenario_load(p->base, ov, nov, &lerr);
-        if (!m) {
+        struct scenario *sc = scenario_load(p->base, ov, nov, &lerr);
+        if (!sc) {
             rc = error_set(cx->err, lerr.code, "%s: run %s: %s", cx->label, p->runs[r].name,
                            lerr.msg);
         } else {
             if (r == 0)
-                memcpy(p->base_sha256, m->sha256, sizeof p->base_sha256);
-            model_destroy(m);
+                memcpy(p->base_sha256, sc->provenance.sha256, sizeof p->base_sha256);
+            scenario_destroy(sc);
         }
     }
     sweep_strings_free(paths, p->nfixed);

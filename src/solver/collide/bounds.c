@@ -41,13 +41,7 @@ static int bounds_push(const struct obstacle *o, double r, vec3 *x, vec3 *n, dou
     return 1;
 }
 
-static void bounds_bounds(struct obstacle *o)
-{
-    collide_box_aabb(o, 0.0);
-}
-
 const struct collide_shape collide_bounds = {
     .distance = bounds_distance,
     .push = bounds_push,
-    .bounds = bounds_bounds,
 };

@@ -98,28 +98,7 @@ static int box_sweep(const struct obstacle *o, vec3 a, vec3 b, double r, double 
     return 1;
 }
 
-void collide_box_aabb(struct obstacle *o, double g)
-{
-    /* The box's extent along world axis i is sum_k |rot[i][k]| half_k. */
-    double e[3];
-    const double h[3] = {o->half.x, o->half.y, o->half.z};
-    for (int i = 0; i < 3; i++) {
-        e[i] = g;
-        for (int k = 0; k < 3; k++)
-            if (o->rot[i][k] != 0.0)
-                e[i] += fabs(o->rot[i][k]) * h[k];
-    }
-    o->lo = v3(o->p.x - e[0], o->p.y - e[1], o->p.z - e[2]);
-    o->hi = v3(o->p.x + e[0], o->p.y + e[1], o->p.z + e[2]);
-}
-
-static void box_bounds(struct obstacle *o)
-{
-    collide_box_aabb(o, 0.0);
-}
-
 const struct collide_shape collide_box = {
     .distance = box_distance,
     .sweep = box_sweep,
-    .bounds = box_bounds,
 };
