@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "bench/bench.h"
+#include "core/clock.h"
 #include "solver/batch/batch.h"
 
 void probe_stiff2(struct solver_batch *b, const double *inv_mass, const struct batch_run *r);
@@ -27,12 +28,12 @@ __attribute__((target("avx2"))) static double add_chain(long n)
 {
     __m256d s = _mm256_set1_pd(1.0);
     const __m256d one = _mm256_set1_pd(1e-9);
-    const double t0 = bench_clock();
+    const double t0 = clock_monotonic_s();
     for (long i = 0; i < n; i++) {
         s = _mm256_add_pd(s, one);
         __asm__ volatile("" : "+x"(s));
     }
-    const double t = bench_clock() - t0;
+    const double t = clock_monotonic_s() - t0;
     __asm__ volatile("" ::"x"(s));
     return t / (double)n;
 }
@@ -44,14 +45,14 @@ __attribute__((target("avx2"))) static double sqrt_div(long n)
     const __m256d one = _mm256_set1_pd(1.0);
     for (int k = 0; k < 8; k++)
         x[k] = _mm256_set1_pd(1.5 + 0.1 * k);
-    const double t0 = bench_clock();
+    const double t0 = clock_monotonic_s();
     for (long i = 0; i < n; i++)
         for (int k = 0; k < 4; k++) {
             x[k] = _mm256_sqrt_pd(x[k]);
             x[k + 4] = _mm256_div_pd(one, x[k + 4]);
             __asm__ volatile("" : "+x"(x[k]), "+x"(x[k + 4]));
         }
-    const double t = bench_clock() - t0;
+    const double t = clock_monotonic_s() - t0;
     for (int k = 0; k < 8; k++)
         __asm__ volatile("" ::"x"(x[k]));
     return t / ((double)n * 16); /* 4 of each, 4 lanes */
@@ -98,10 +99,10 @@ static double time_kernel(kernel k, size_t points)
     const long reps = (long)(2e7 / (double)n);
     for (int i = 0; i < TIMINGS; i++) {
         make_run(&b, w, n, &r);
-        const double t0 = bench_clock();
+        const double t0 = clock_monotonic_s();
         for (long k2 = 0; k2 < reps; k2++)
             k(&b, w, &r);
-        t[i] = 1e9 * (bench_clock() - t0) / ((double)reps * (double)n);
+        t[i] = 1e9 * (clock_monotonic_s() - t0) / ((double)reps * (double)n);
     }
     free(w);
     free(b.px);

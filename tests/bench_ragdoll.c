@@ -39,11 +39,12 @@ static double fall(const struct pose *p, const char *method, double fr, double r
              "\"point\": [0, -1], \"normal\": [0, 1], \"friction\": %g, \"restitution\": %g}]}",
              substeps, method, iters, shock, p->pose, p->angle, fr, re);
     struct catena_error err;
-    struct model *m = scenario_parse("fall.json", json, strlen(json), NULL, 0, &err);
-    if (!m) {
+    struct scenario *sc = scenario_parse("fall.json", json, strlen(json), NULL, 0, &err);
+    if (!sc) {
         fprintf(stderr, "bench_ragdoll: %s\n", err.msg);
         return -1;
     }
+    struct model *m = sc->model;
     double lowest = INFINITY;
     for (size_t i = 0; i < m->npoints; i++)
         lowest = fmin(lowest, m->x0[i].y - m->radius[i]);
@@ -60,7 +61,7 @@ static double fall(const struct pose *p, const char *method, double fr, double r
     if (!s)
         worst = -1;
     state_destroy(s);
-    model_destroy(m);
+    scenario_destroy(sc);
     return worst;
 }
 

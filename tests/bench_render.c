@@ -11,24 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
+#include "bench/bench.h"
+#include "core/clock.h"
 #include "render/render.h"
 #include "run/run.h"
 #include "testutil.h"
-
-static double seconds(clockid_t clock)
-{
-    struct timespec ts;
-    clock_gettime(clock, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 int main(int argc, char **argv)
 {
@@ -38,21 +26,22 @@ int main(int argc, char **argv)
         fputs("usage: bench_render [N >= 2 [DIMS 2|3 [REPEATS 1..100]]]\n", stderr);
         return 2;
     }
-    struct model *m = tu_cloth(n, 2.0, dims);
+    struct scenario *sc = tu_cloth(n, 2.0, dims);
     char *dir = argc > 4 ? strdup(argv[4]) : tu_tmpdir();
     struct catena_error err;
     struct run_result rr;
-    if (!m || !dir) {
+    if (!sc || !dir) {
         fputs("bench_render: out of memory\n", stderr);
         return 1;
     }
-    m->steps = 240;
+    const struct model *m = sc->model;
+    sc->model->steps = 240;
     const struct run_options ro = {.out_dir = dir, .progress = 0};
     char npy[4096];
     struct stat st;
     snprintf(npy, sizeof npy, "%s/trajectory.npy", dir);
     rr.wall_s = 0;
-    if (stat(npy, &st) != 0 && run_simulation(m, &ro, &rr, &err)) {
+    if (stat(npy, &st) != 0 && run_simulation(sc, &ro, &rr, &err)) {
         fprintf(stderr, "bench_render: %s\n", err.msg);
         return 1;
     }
@@ -62,24 +51,22 @@ int main(int argc, char **argv)
     double fps[100], cpu_fps[100];
     for (int r = 0; r < repeats; r++) {
         struct render_result res;
-        const double cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
-        if (render_run(m, &o, dir, dir, 0, &res, &err)) {
+        const double cpu0 = clock_cpu_s();
+        if (render_run(sc, &o, dir, dir, 0, &res, &err)) {
             fprintf(stderr, "bench_render: %s\n", err.msg);
             return 1;
         }
-        const double cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+        const double cpu = clock_cpu_s() - cpu0;
         fps[r] = res.frames / res.wall_s;
         cpu_fps[r] = res.frames / cpu;
         printf("pass %d: %ld frames in %.3f s wall, %.3f s CPU: %.1f frames/s (%.1f per CPU s)\n",
                r + 1, res.frames, res.wall_s, cpu, fps[r], cpu_fps[r]);
     }
-    qsort(fps, (size_t)repeats, sizeof *fps, cmp_double);
-    qsort(cpu_fps, (size_t)repeats, sizeof *cpu_fps, cmp_double);
     printf("median: %.1f frames/s of wall time, %.1f per CPU second (%dx%d, level %d)\n",
-           fps[repeats / 2], cpu_fps[repeats / 2], o.width, o.height, o.level);
+           bench_median(fps, repeats), bench_median(cpu_fps, repeats), o.width, o.height, o.level);
     if (argc <= 4)
         tu_rmtree(dir);
     free(dir);
-    model_destroy(m);
+    scenario_destroy(sc);
     return 0;
 }

@@ -142,22 +142,23 @@ END_TEST
 /* Allocations of a whole run of `steps` steps into a fresh directory. */
 static long run_allocations(long steps)
 {
-    struct model *m = scene(METHOD_XPBD, ORDER_COLORED, KERNEL_BATCHED, 2);
-    m->steps = steps;
-    m->every = 1;
-    m->formats = FORMAT_CSV | FORMAT_JSON | FORMAT_NPY;
+    struct scenario *sc = scenario_create(scene(METHOD_XPBD, ORDER_COLORED, KERNEL_BATCHED, 2));
+    ck_assert_ptr_nonnull(sc);
+    sc->model->steps = steps;
+    sc->output.every = 1;
+    sc->output.formats = FORMAT_CSV | FORMAT_JSON | FORMAT_NPY;
     char *out_dir = tu_tmpdir();
     ck_assert_ptr_nonnull(out_dir);
     struct run_options o = {.out_dir = out_dir};
     struct run_result r;
     struct catena_error err;
     const long before = atomic_load(&allocations);
-    ck_assert_msg(run_simulation(m, &o, &r, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_msg(run_simulation(sc, &o, &r, &err) == CATENA_OK, "%s", err.msg);
     const long n = atomic_load(&allocations) - before;
     ck_assert_int_eq(r.steps_done, steps);
     tu_rmtree(out_dir);
     free(out_dir);
-    model_destroy(m);
+    scenario_destroy(sc);
     return n;
 }
 

@@ -999,8 +999,8 @@ START_TEST(test_bad_input)
 {
     struct catena_error err;
     const char *text = q(bad_inputs[_i].json);
-    struct model *m = scenario_parse("test.json", text, strlen(text), NULL, 0, &err);
-    ck_assert_msg(m == NULL, "loaded a bad scenario: %s", bad_inputs[_i].json);
+    struct scenario *sc = scenario_parse("test.json", text, strlen(text), NULL, 0, &err);
+    ck_assert_msg(sc == NULL, "loaded a bad scenario: %s", bad_inputs[_i].json);
     ck_assert_int_eq(err.code, CATENA_EINPUT);
     ck_assert_str_eq(err.msg, bad_inputs[_i].msg);
 }

@@ -280,6 +280,16 @@ START_TEST(test_run_directory)
         traj_read_close(r);
     }
 
+    /* Named with a trailing slash, the directory gives the same file name: one slash. */
+    char slashed[4200];
+    snprintf(slashed, sizeof slashed, "%s/", dir);
+    struct traj_reader *r = traj_read_open(slashed, &err);
+    ck_assert_msg(r, "%s", err.msg);
+    char *npy = tu_path(dir, "trajectory.npy");
+    ck_assert_str_eq(traj_read_info(r)->path, npy);
+    free(npy);
+    traj_read_close(r);
+
     char *missing = tu_path(dir, "missing.csv");
     ck_assert_ptr_null(traj_read_open(missing, &err));
     ck_assert_int_eq(err.code, CATENA_EINPUT); /* unreadable: cannot be compared, exit 2 */
@@ -721,7 +731,7 @@ START_TEST(test_writers_round_trip)
         struct traj_writer *w[3];
         static const enum output_format formats[] = {FORMAT_CSV, FORMAT_JSON, FORMAT_NPY};
         for (int i = 0; i < 3; i++) {
-            w[i] = traj_open(formats[i], dir, m, &err);
+            w[i] = traj_open(formats[i], dir, m, NULL, 1, &err);
             ck_assert_msg(w[i], "%s", err.msg);
         }
         for (long f = 0; f < 5; f++) {

@@ -281,26 +281,28 @@ END_TEST
  * until the cut gives it the cut link's. */
 START_TEST(test_cut_half_breaks)
 {
-    m = tu_load("{'catena': 1, 'name': 'half', 'time': {'dt': 0.01, 'steps': 5}, 'world': "
-                "{'gravity': [0, 0]}, 'solver': {'method': 'xpbd', 'iterations': 10}, 'points': "
-                "[{'p': [0, 0], 'mass': 1}, {'p': [0, -1], 'mass': 1}], 'links': [{'a': 0, 'b': "
-                "1, 'compliance': 1e-6, 'break_force': 60}], 'pins': [{'point': 0}], 'events': "
-                "[{'step': 1, 'cut': {'link': 0, 'at': 0.5}}, {'step': 3, 'pin': {'point': 1, "
-                "'at': [1, -1]}}]}");
+    struct scenario *sc = tu_load_scenario(
+        "{'catena': 1, 'name': 'half', 'time': {'dt': 0.01, 'steps': 5}, 'world': "
+        "{'gravity': [0, 0]}, 'solver': {'method': 'xpbd', 'iterations': 10}, 'points': "
+        "[{'p': [0, 0], 'mass': 1}, {'p': [0, -1], 'mass': 1}], 'links': [{'a': 0, 'b': "
+        "1, 'compliance': 1e-6, 'break_force': 60}], 'pins': [{'point': 0}], 'events': "
+        "[{'step': 1, 'cut': {'link': 0, 'at': 0.5}}, {'step': 3, 'pin': {'point': 1, "
+        "'at': [1, -1]}}]}");
     dir = tu_tmpdir();
     struct run_options o = {.out_dir = dir};
     struct run_result r;
     struct catena_error err;
-    ck_assert_int_eq(run_simulation(m, &o, &r, &err), CATENA_OK);
+    ck_assert_int_eq(run_simulation(sc, &o, &r, &err), CATENA_OK);
     ck_assert_int_eq(r.events[LOG_CUT], 1);
     ck_assert_int_eq(r.events[LOG_BREAK], 1);
     char *path = tu_path(dir, "events.csv");
     char *text = tu_read_file(path, NULL);
     char want[64];
-    snprintf(want, sizeof want, "\n4,0.04,break,%zu,", m->first_reserved_link);
+    snprintf(want, sizeof want, "\n4,0.04,break,%zu,", sc->model->first_reserved_link);
     ck_assert_msg(strstr(text, want), "no break of the far half in:\n%s", text);
     free(text);
     free(path);
+    scenario_destroy(sc);
 }
 END_TEST
 
@@ -635,12 +637,12 @@ START_TEST(test_until_settled)
                       "'xpbd', 'damping': 0.05}, 'points': [{'p': [0, 0], 'mass': 0}, {'p': "
                       "[1, 0], 'mass': 1}, {'p': [0, 1], 'mass': 1}], 'links': [{'a': 0, 'b': "
                       "1}], 'pins': [{'point': 2}]%s}";
-    m = tu_load(fmt, 1.0 / 120.0, "");
+    struct scenario *sc = tu_load_scenario(fmt, 1.0 / 120.0, "");
     dir = tu_tmpdir();
     struct run_options o = {.out_dir = dir};
     struct run_result r;
     struct catena_error err;
-    ck_assert_int_eq(run_simulation(m, &o, &r, &err), CATENA_OK);
+    ck_assert_int_eq(run_simulation(sc, &o, &r, &err), CATENA_OK);
     ck_assert_int_ge(r.settled_step, 1);
     ck_assert_int_eq(r.steps_done, r.settled_step + 60);
     ck_assert_int_lt(r.steps_done, 600);
@@ -651,12 +653,13 @@ START_TEST(test_until_settled)
     ck_assert_ptr_nonnull(strstr(text, want));
     free(text);
     free(path);
-    model_destroy(m);
-    m = tu_load(fmt, 1.0 / 120.0, ", 'events': [{'time': 15, 'release': {'point': 2}}]");
-    ck_assert_int_eq(run_simulation(m, &o, &r, &err), CATENA_OK);
+    scenario_destroy(sc);
+    sc = tu_load_scenario(fmt, 1.0 / 120.0, ", 'events': [{'time': 15, 'release': {'point': 2}}]");
+    ck_assert_int_eq(run_simulation(sc, &o, &r, &err), CATENA_OK);
     /* Released at step 1800, the second point falls for good: it never settles again. */
     ck_assert_int_eq(r.settled_step, -1);
     ck_assert_int_eq(r.steps_done, 2400);
+    scenario_destroy(sc);
 }
 END_TEST
 
@@ -664,21 +667,23 @@ END_TEST
  * step), and the counts in summary.json. */
 START_TEST(test_events_csv)
 {
-    m = tu_load("{'catena': 1, 'name': 'ev', 'time': {'dt': 0.5, 'steps': 4}, 'points': [{'p': "
-                "[0, 0], 'mass': 1}, {'p': [1, 0], 'mass': 1}, {'p': [5, 5], 'mass': 1}], 'links': "
-                "[{'a': 0, 'b': 1}], 'pins': [{'point': 0}], 'events': [{'time': 1, 'release': "
-                "{'point': 0}}, {'time': 0.9, 'pin': {'point': 2, 'at': [1, 1]}}, {'step': 1, "
-                "'set': {'gravity': [0, 0]}}, {'step': 3, 'teleport': {'point': 2, 'by': [1, 0]}},"
-                " {'step': 3, 'cut': {'link': 0, 'at': 0.25}}]}");
-    ck_assert_int_eq(m->events[0].step, 1); /* the set: step 1 */
-    ck_assert_int_eq(m->events[1].kind, EVENT_RELEASE);
-    ck_assert_int_eq(m->events[2].kind, EVENT_PIN); /* 0.9 s: the boundary at 1 s, 2nd in file */
-    ck_assert_int_eq(m->events[2].step, 2);
+    struct scenario *sc = tu_load_scenario(
+        "{'catena': 1, 'name': 'ev', 'time': {'dt': 0.5, 'steps': 4}, 'points': [{'p': "
+        "[0, 0], 'mass': 1}, {'p': [1, 0], 'mass': 1}, {'p': [5, 5], 'mass': 1}], 'links': "
+        "[{'a': 0, 'b': 1}], 'pins': [{'point': 0}], 'events': [{'time': 1, 'release': "
+        "{'point': 0}}, {'time': 0.9, 'pin': {'point': 2, 'at': [1, 1]}}, {'step': 1, "
+        "'set': {'gravity': [0, 0]}}, {'step': 3, 'teleport': {'point': 2, 'by': [1, 0]}},"
+        " {'step': 3, 'cut': {'link': 0, 'at': 0.25}}]}");
+    const struct event *evs = sc->model->events;
+    ck_assert_int_eq(evs[0].step, 1); /* the set: step 1 */
+    ck_assert_int_eq(evs[1].kind, EVENT_RELEASE);
+    ck_assert_int_eq(evs[2].kind, EVENT_PIN); /* 0.9 s: the boundary at 1 s, 2nd in file */
+    ck_assert_int_eq(evs[2].step, 2);
     dir = tu_tmpdir();
     struct run_options o = {.out_dir = dir};
     struct run_result r;
     struct catena_error err;
-    ck_assert_int_eq(run_simulation(m, &o, &r, &err), CATENA_OK);
+    ck_assert_int_eq(run_simulation(sc, &o, &r, &err), CATENA_OK);
     char *path = tu_path(dir, "events.csv");
     char *text = tu_read_file(path, NULL);
     const char *head = "step,time,kind,link,point_a,point_b,stretch,force\n"
@@ -699,6 +704,7 @@ START_TEST(test_events_csv)
     ck_assert_int_eq(r.events[LOG_PIN], 1);
     ck_assert_int_eq(r.events[LOG_RELEASE], 1);
     ck_assert_int_eq(r.events[LOG_BREAK], 0);
+    scenario_destroy(sc);
 }
 END_TEST
 

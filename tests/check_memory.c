@@ -1,7 +1,9 @@
 /* Memory under load: the peak resident set of `catena run` does not grow with the number
  * of steps. The program ($CATENA) runs a small rope for 10^4 and for 10^6 steps, recording
  * every 10^4th, and its peak RSS is read from wait4's rusage: nothing the run keeps may
- * grow with the steps (the writers stream, the step loop allocates nothing). */
+ * grow with the steps (the writers stream, the step loop allocates nothing). Likewise
+ * `catena compare` reads a JSON trajectory of 10^5 frames in the memory of 10^3 (the
+ * reader streams it through the JSON scanner, one frame at a time). */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* wait4 */
 #include <check.h>
@@ -27,25 +29,35 @@ static const char scenario[] =
     "  \"segments\": 4, \"mass\": 1, \"pins\": [\"first\"]}],\n"
     " \"output\": {\"trajectory\": [\"csv\", \"json\", \"npy\"], \"every\": 10000}}\n";
 
-/* Runs `catena run -q --steps STEPS -o DIR/out-STEPS SCENARIO`; returns its peak RSS in
- * kB (Linux reports ru_maxrss in kB), after checking that it succeeded. */
-static long run_peak_rss(const char *catena, const char *file, long steps)
+/* Runs argv (argv[0] the program) and returns its peak RSS in kB (Linux reports ru_maxrss in
+ * kB), after checking that it succeeded. */
+static long peak_rss(char *const argv[])
 {
-    char steps_s[32], out[4096];
-    snprintf(steps_s, sizeof steps_s, "%ld", steps);
-    snprintf(out, sizeof out, "%s/out-%ld", dir, steps);
     const pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
-        execl(catena, catena, "run", "-q", "--steps", steps_s, "-o", out, file, (char *)NULL);
+        if (!freopen("/dev/null", "w", stdout)) /* compare's report is not the test's */
+            _exit(126);
+        execv(argv[0], argv);
         _exit(127);
     }
     int status = 0;
     struct rusage ru;
     ck_assert_int_eq(wait4(pid, &status, 0, &ru), pid);
-    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-                  "catena run --steps %ld failed (status 0x%x)", steps, status);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "catena %s failed (status 0x%x)",
+                  argv[1], status);
     return ru.ru_maxrss;
+}
+
+/* Runs `catena run -q --steps STEPS -o DIR/out-STEPS SCENARIO`; returns its peak RSS. */
+static long run_peak_rss(const char *catena, const char *file, long steps)
+{
+    char steps_s[32], out[4096];
+    snprintf(steps_s, sizeof steps_s, "%ld", steps);
+    snprintf(out, sizeof out, "%s/out-%ld", dir, steps);
+    char *const argv[] = {(char *)catena, "run", "-q",         "--steps", steps_s,
+                          "-o",           out,   (char *)file, NULL};
+    return peak_rss(argv);
 }
 
 START_TEST(test_rss_flat_over_steps)
@@ -78,10 +90,46 @@ START_TEST(test_rss_flat_over_steps)
 }
 END_TEST
 
+/* Writes DIR/NAME: a JSON trajectory of `frames` frames of 4 points; returns its path. */
+static char *write_json_trajectory(const char *name, long frames)
+{
+    char *path = tu_path(dir, name);
+    FILE *fp = fopen(path, "w");
+    ck_assert_ptr_nonnull(fp);
+    fputs("{\"catena_trajectory\":1,\"name\":\"t\",\"dimensions\":2,\"points\":4,\"frames\":[\n",
+          fp);
+    for (long f = 0; f < frames; f++)
+        fprintf(fp, "%s{\"step\":%ld,\"time\":%g,\"x\":[[0,0],[0.25,%g],[0.5,-0.5],[1,0]]}",
+                f ? ",\n" : "", f, 0.01 * (double)f, -1e-6 * (double)f);
+    fputs("\n]}\n", fp);
+    ck_assert_int_eq(fclose(fp), 0);
+    return path;
+}
+
+START_TEST(test_json_read_flat_over_frames)
+{
+    const char *catena = getenv("CATENA");
+    ck_assert_msg(catena != NULL, "set CATENA to the catena program");
+    /* 10^5 frames are about 7.5 MB of text: holding the file, or a few bytes a frame, would
+     * be far above the tolerance. */
+    char *small = write_json_trajectory("small.json", 1000);
+    char *large = write_json_trajectory("large.json", 100000);
+    char *const argv_small[] = {(char *)catena, "compare", small, small, NULL};
+    char *const argv_large[] = {(char *)catena, "compare", large, large, NULL};
+    const long rss_small = peak_rss(argv_small), rss_large = peak_rss(argv_large);
+    ck_assert_msg(rss_large <= rss_small + RSS_TOLERANCE_KB,
+                  "peak RSS grows with the frames read: %ld kB for 10^3, %ld kB for 10^5",
+                  rss_small, rss_large);
+    free(small);
+    free(large);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("memory");
     TCase *tc = tu_tcase(s, "load", tu_dir_setup, tu_dir_teardown);
     tcase_add_test(tc, test_rss_flat_over_steps);
+    tcase_add_test(tc, test_json_read_flat_over_frames);
     return tu_run(s);
 }

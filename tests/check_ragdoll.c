@@ -1,11 +1,11 @@
 /* Ragdoll joint limits through falls onto the ground (issue 3): every method, four starting
  * poses, ground friction 0, 0.5 and 1, restitution 0 and 0.5, 2.5 s at dt 1/60; after every
  * step each joint's angle (angle_value, the limit's own measure) is compared with its limits.
- * The contacts' friction and bounces are projected inside the iterations (solver/collide/collide.c), so
- * what the last iteration leaves is the Gauss-Seidel residue of joints against contacts,
- * which more iterations, shorter substeps and the contact phase (solver.shock_iterations)
- * shrink; before they were, the contact response moved touching points after the last
- * projection, and no iteration count brought the joints back. */
+ * The contacts' friction and bounces are projected inside the iterations
+ * (solver/collide/collide.c), so what the last iteration leaves is the Gauss-Seidel residue of
+ * joints against contacts, which more iterations, shorter substeps and the contact phase
+ * (solver.shock_iterations) shrink; before they were, the contact response moved touching points
+ * after the last projection, and no iteration count brought the joints back. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>

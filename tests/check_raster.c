@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "gfx/colormap.h"
+#include "gfx/legend.h"
 #include "gfx/png_write.h"
 #include "gfx/raster.h"
 #include "testutil.h"
@@ -69,14 +70,14 @@ static void scene(struct raster *r)
     raster_ring(r, 60, 100, 25, 2, red);
     double box[8] = {150, 90, 190, 110, 170, 150, 130, 130};
     raster_polygon(r, box, 4, (struct raster_color){90, 120, 200, 160});
-    struct raster_legend_def lg = raster_legend_default();
+    struct legend_def lg = legend_default();
     lg.x = 230;
     lg.y = 30;
     lg.height = 100;
     lg.title = "stretch";
-    raster_legend(r, &lg);
+    legend_draw(r, &lg);
     raster_text(r, 4, 4, "t = 1.25 s", 1, ink, white);
-    raster_scale_bar(r, 10, 170, 50, "1 m", 1, ink, none);
+    legend_scale_bar(r, 10, 170, 50, "1 m", 1, ink, none);
 }
 
 /* ---- geometry ---- */
@@ -399,14 +400,14 @@ END_TEST
 START_TEST(test_legend_and_scale_bar)
 {
     struct raster *r = canvas(200, 200);
-    struct raster_legend_def lg = raster_legend_default();
+    struct legend_def lg = legend_default();
     lg.x = 20;
     lg.y = 30;
     lg.height = 101;
     lg.min = 0.9;
     lg.max = 1.1;
     lg.title = "stretch";
-    raster_legend(r, &lg);
+    legend_draw(r, &lg);
     ck_assert(is(at(r, 26, 30), colormap_color(&colormap_viridis, 1)));
     ck_assert(is(at(r, 26, 80), colormap_color(&colormap_viridis, 0.5)));
     ck_assert(is(at(r, 26, 130), colormap_color(&colormap_viridis, 0)));
@@ -417,11 +418,11 @@ START_TEST(test_legend_and_scale_bar)
     lg.width = 101;
     lg.height = 10;
     lg.box = none;
-    raster_legend(r, &lg);
+    legend_draw(r, &lg);
     ck_assert(is(at(r, 60, 165), colormap_color(&colormap_viridis, 0)));
     ck_assert(is(at(r, 160, 165), colormap_color(&colormap_viridis, 1)));
     /* scale bar: 50 pixels from (100, 100), ticks 4 up at both ends, label above */
-    raster_scale_bar(r, 100, 100, 50, "1 m", 1, ink, none);
+    legend_scale_bar(r, 100, 100, 50, "1 m", 1, ink, none);
     ck_assert(is(at(r, 100, 100), ink));
     ck_assert(is(at(r, 149, 100), ink));
     ck_assert(is(at(r, 150, 100), white));
@@ -445,7 +446,7 @@ START_TEST(test_legend_bounds)
     for (int vertical = 0; vertical <= 1; vertical++) {
         struct raster *r = canvas(200, 200);
         raster_clear(r, grey);
-        struct raster_legend_def lg = raster_legend_default();
+        struct legend_def lg = legend_default();
         lg.x = 60;
         lg.y = 60;
         lg.width = vertical ? 10 : 80;
@@ -454,8 +455,8 @@ START_TEST(test_legend_bounds)
         lg.max = 12345;
         lg.title = "speed (m/s)";
         int x, y, w, h;
-        raster_legend_bounds(&lg, &x, &y, &w, &h);
-        raster_legend(r, &lg);
+        legend_bounds(&lg, &x, &y, &w, &h);
+        legend_draw(r, &lg);
         for (int j = 0; j < 200; j++)
             for (int i = 0; i < 200; i++) {
                 int in = i >= x && i < x + w && j >= y && j < y + h;

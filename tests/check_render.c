@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "solver/collide/collide.h"
 #include "gfx/colormap.h"
 #include "render/render.h"
 #include "run/run.h"
@@ -45,15 +44,15 @@ static struct render_opts fixed_view(int w, int h, double view_width)
     return o;
 }
 
-/* Runs m (without gravity unless it has its own) into dir and renders it with o. */
+/* Runs the scenario (without gravity unless it has its own) into dir and renders it with o. */
 static struct render_result run_and_render(const struct render_opts *o)
 {
     struct catena_error err;
     struct run_result rr;
     const struct run_options ro = {.out_dir = dir, .progress = 0};
-    ck_assert_msg(run_simulation(m, &ro, &rr, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_msg(run_simulation(scen, &ro, &rr, &err) == CATENA_OK, "%s", err.msg);
     struct render_result res;
-    ck_assert_msg(render_run(m, o, dir, dir, 0, &res, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_msg(render_run(scen, o, dir, dir, 0, &res, &err) == CATENA_OK, "%s", err.msg);
     return res;
 }
 
@@ -87,23 +86,26 @@ static int file_exists(const char *name)
     return ok;
 }
 
-/* A link from (x0, y) to (x1, y), its ends pinned so that it keeps its length, no gravity. */
-static struct model *held_link(double x0, double x1, double y, double rest)
+/* A link from (x0, y) to (x1, y), its ends pinned so that it keeps its length, no gravity,
+ * recorded as NPY. */
+static struct scenario *held_link(double x0, double x1, double y, double rest)
 {
-    struct model *c = tu_chain(2, v3(x0, y, 0), v3(x1, y, 0), 1.0, 1, 1, 0.01, 10);
-    ck_assert_ptr_nonnull(c);
+    struct scenario *sc =
+        scenario_create(tu_chain(2, v3(x0, y, 0), v3(x1, y, 0), 1.0, 1, 1, 0.01, 10));
+    ck_assert_ptr_nonnull(sc);
+    struct model *c = sc->model;
     c->links[0].rest = rest;
     c->gravity = v3(0, 0, 0);
     c->steps = 0;
-    c->formats = FORMAT_NPY;
-    return c;
+    sc->output.formats = FORMAT_NPY;
+    return sc;
 }
 
 /* ---- geometry ---- */
 
 START_TEST(test_size)
 {
-    m = held_link(-1, 1, 0, 2);
+    tu_use(held_link(-1, 1, 0, 2));
     const struct render_opts o = fixed_view(123, 45, 4);
     const struct render_result res = run_and_render(&o);
     ck_assert_int_eq(res.frames, 1);
@@ -119,7 +121,7 @@ START_TEST(test_horizontal_link_rows)
 {
     /* 201 px over 10.05 m: 20 px/m, the origin at pixel (100, 80); the link on y = 0 is
      * 3 px wide, so it covers rows 78.5 to 81.5: rows 79..81 whole, 78 and 82 not at all */
-    m = held_link(-2, 2, 0, 4);
+    tu_use(held_link(-2, 2, 0, 4));
     struct render_opts o = fixed_view(201, 161, 10.05);
     o.line_width = 3;
     run_and_render(&o);
@@ -143,11 +145,10 @@ START_TEST(test_point_pixel)
 {
     /* one free point at (1, 0.5) m: 20 px/m from the origin at (100, 80) puts it at
      * pixel (120, 70); a disc of radius 3 px covers (122, 70) but not (125, 70) */
-    m = tu_chain(1, v3(1, 0.5, 0), v3(1, 0.5, 0), 1.0, 0, 0, 0.01, 1);
-    ck_assert_ptr_nonnull(m);
+    tu_use(scenario_create(tu_chain(1, v3(1, 0.5, 0), v3(1, 0.5, 0), 1.0, 0, 0, 0.01, 1)));
     m->gravity = v3(0, 0, 0);
     m->steps = 0;
-    m->formats = FORMAT_CSV;
+    scen->output.formats = FORMAT_CSV;
     struct render_opts o = fixed_view(201, 161, 10.05);
     o.point_radius = 3;
     run_and_render(&o);
@@ -169,7 +170,7 @@ END_TEST
 static void link_colour_at(double rest, enum render_color_by by, double lo, double hi,
                            unsigned char rgb[3])
 {
-    m = held_link(-1, 1, 0, rest);
+    tu_use(held_link(-1, 1, 0, rest));
     struct render_opts o = fixed_view(201, 161, 10.05);
     o.color_by = by;
     o.line_width = 3;
@@ -198,7 +199,7 @@ START_TEST(test_tension_colour)
 {
     /* both ends pinned (w = 0) and compliance 5e-4 m/N: T = C / alpha = 0.4 / 5e-4 = 800 N,
      * a quarter of the way through [0, 3200] */
-    m = held_link(-1, 1, 0, 1.6);
+    tu_use(held_link(-1, 1, 0, 1.6));
     m->links[0].compliance = 5e-4;
     struct render_opts o = fixed_view(201, 161, 10.05);
     o.color_by = RENDER_BY_TENSION;
@@ -219,7 +220,7 @@ END_TEST
 START_TEST(test_body_colour)
 {
     /* color_by none: a body's links take bodies[].color */
-    m = held_link(-1, 1, 0, 2);
+    tu_use(held_link(-1, 1, 0, 2));
     const long b = model_add_body(m, "rope", BODY_ROPE);
     ck_assert_int_ge(b, 0);
     m->bodies[b].npoints = 2;
@@ -241,7 +242,7 @@ END_TEST
 START_TEST(test_broken_link_gone)
 {
     /* held at length 2 with rest 1.6, break_stretch 1.1: it breaks in step 1 */
-    m = held_link(-1, 1, 0, 1.6);
+    tu_use(held_link(-1, 1, 0, 1.6));
     m->links[0].break_stretch = 1.1;
     m->steps = 2;
     struct render_opts o = fixed_view(201, 161, 10.05);
@@ -260,7 +261,7 @@ END_TEST
 
 START_TEST(test_bend_link_not_drawn)
 {
-    m = held_link(-1, 1, 0, 2);
+    tu_use(held_link(-1, 1, 0, 2));
     m->links[0].role = ROLE_BEND;
     struct render_opts o = fixed_view(201, 161, 10.05);
     o.line_width = 3;
@@ -276,8 +277,7 @@ START_TEST(test_faces_filled)
 {
     /* a 3 x 3 cloth 2 m across hanging from (0, 0): faces fill its inside (in the body's
      * colour lightened, 2D), and its links are not drawn over them */
-    m = tu_cloth(3, 2.0, 2);
-    ck_assert_ptr_nonnull(m);
+    tu_use(tu_cloth(3, 2.0, 2));
     m->gravity = v3(0, 0, 0);
     m->steps = 0;
     struct render_opts o = fixed_view(201, 161, 10.05);
@@ -298,13 +298,12 @@ START_TEST(test_depth_order)
     /* 3D, yaw 0, pitch 0: the viewer looks down -z. Two crossing links, body 0 in front
      * (z = +1) along x, body 1 behind (z = -1) along y: the front one shows where they
      * cross, although body 1 comes later in the model */
-    m = model_create();
-    ck_assert_ptr_nonnull(m);
+    tu_use(scenario_create(NULL));
     m->dims = 3;
     m->dt = 0.01;
     m->steps = 0;
     m->gravity = v3(0, 0, 0);
-    m->formats = FORMAT_NPY;
+    scen->output.formats = FORMAT_NPY;
     const vec3 p[4] = {v3(-1, 0, 1), v3(1, 0, 1), v3(0, -1, -1), v3(0, 1, -1)};
     for (int i = 0; i < 4; i++)
         ck_assert_int_eq(model_add_point(m, p[i], v3(0, 0, 0), 0, 0, NULL), i);
@@ -343,7 +342,7 @@ START_TEST(test_obstacles_drawn)
 {
     /* a floor at y = -2 m (pixel row 120), a sphere of 1 m about (2, 1) (pixel (140, 60), 20 px
      * across), a box 1 x 0.5 m about (-2, 1) (pixels 60 +- 20, 60 +- 10) */
-    m = held_link(-1, 1, 0, 2);
+    tu_use(held_link(-1, 1, 0, 2));
     struct obstacle o[3] = {
         {.type = OBSTACLE_PLANE, .p = v3(0, -2, 0), .n = v3(0, 1, 0)},
         {.type = OBSTACLE_SPHERE, .p = v3(2, 1, 0), .r = 1},
@@ -352,7 +351,7 @@ START_TEST(test_obstacles_drawn)
     for (int k = 0; k < 3; k++) {
         for (int i = 0; i < 3; i++)
             o[k].rot[i][i] = 1;
-        collide_obstacle_bounds(&o[k]);
+        obstacle_bounds(&o[k]);
         ck_assert_int_eq(model_add_obstacle(m, &o[k]), k);
     }
     struct render_opts o2 = fixed_view(201, 161, 10.05);
@@ -374,8 +373,7 @@ START_TEST(test_area_filled)
 {
     /* a 2D area without faces (a soft body's outline) is filled from its centroid: a square
      * of 2 m about the origin, in the neutral colour lightened */
-    m = tu_chain(4, v3(-1, -1, 0), v3(-1, -1, 0), 1.0, 0, 0, 0.01, 1);
-    ck_assert_ptr_nonnull(m);
+    tu_use(scenario_create(tu_chain(4, v3(-1, -1, 0), v3(-1, -1, 0), 1.0, 0, 0, 0.01, 1)));
     const vec3 corner[4] = {v3(-1, -1, 0), v3(1, -1, 0), v3(1, 1, 0), v3(-1, 1, 0)};
     for (int k = 0; k < 4; k++)
         m->x0[k] = corner[k];
@@ -383,7 +381,7 @@ START_TEST(test_area_filled)
     ck_assert_int_ge(model_add_area(m, ring, 4), 0);
     m->gravity = v3(0, 0, 0);
     m->steps = 0;
-    m->formats = FORMAT_NPY;
+    scen->output.formats = FORMAT_NPY;
     struct render_opts o = fixed_view(201, 161, 10.05);
     run_and_render(&o);
     int w, h;
@@ -406,10 +404,11 @@ static const char cut_scenario[] =
     " \"events\": [{\"time\": 0.1, \"cut\": {\"link\": \"rope.10\"}}],"
     " \"output\": {\"trajectory\": [\"npy\"]}}";
 
-static struct model *load_cut(void)
+static struct scenario *load_cut(void)
 {
     struct catena_error err;
-    struct model *c = scenario_parse("cut.json", cut_scenario, strlen(cut_scenario), NULL, 0, &err);
+    struct scenario *c =
+        scenario_parse("cut.json", cut_scenario, strlen(cut_scenario), NULL, 0, &err);
     ck_assert_msg(c != NULL, "%s", err.msg);
     return c;
 }
@@ -418,11 +417,11 @@ START_TEST(test_topology_replay)
 {
     /* the cut ends link 10 at the first reserved point and revives the reserved link as the
      * far half; before it, the reserved link is dead */
-    m = load_cut();
+    tu_use(load_cut());
     struct catena_error err;
     struct run_result rr;
     const struct run_options ro = {.out_dir = dir, .progress = 0};
-    ck_assert_int_eq(run_simulation(m, &ro, &rr, &err), CATENA_OK);
+    ck_assert_int_eq(run_simulation(scen, &ro, &rr, &err), CATENA_OK);
     const uint32_t c = (uint32_t)m->first_reserved_point, far = (uint32_t)m->first_reserved_link;
     struct topology t;
     ck_assert_msg(topology_open(&t, m, dir, &err) == CATENA_OK, "%s", err.msg);
@@ -446,7 +445,7 @@ START_TEST(test_cut_opens_a_gap)
     /* 40 px/m about (0, -1): the pins at pixels (20, 40) and (180, 40). Before the cut the
      * rope crosses the middle; half a second after it the halves hang apart, and nothing
      * (no link still joining the old ends) crosses between them */
-    m = load_cut();
+    tu_use(load_cut());
     struct render_opts o = fixed_view(201, 161, 5.025);
     o.view_center = v3(0, -1, 0);
     o.line_width = 3;
@@ -465,25 +464,26 @@ END_TEST
 
 /* ---- output.render in a scenario ---- */
 
-static struct model *parse(const char *text)
+static struct scenario *parse(const char *text)
 {
     struct catena_error err;
-    struct model *p = scenario_parse("r.json", text, strlen(text), NULL, 0, &err);
+    struct scenario *p = scenario_parse("r.json", text, strlen(text), NULL, 0, &err);
     ck_assert_msg(p != NULL, "%s", err.msg);
     return p;
 }
 
 START_TEST(test_scenario_render_keys)
 {
-    m = parse("{\"catena\": 1, \"dimensions\": 3, \"time\": {\"dt\": 0.01, \"steps\": 4},"
+    tu_use(
+        parse("{\"catena\": 1, \"dimensions\": 3, \"time\": {\"dt\": 0.01, \"steps\": 4},"
               " \"bodies\": [{\"type\": \"rope\", \"name\": \"r\", \"from\": [0, 0, 0],"
               " \"to\": [1, 0, 0], \"segments\": 2, \"mass\": 1, \"color\": \"#A0b1C2\"}],"
               " \"output\": {\"every\": 2, \"trajectory\": [], \"render\": {\"every\": 4,"
               " \"size\": [320, 200], \"color_by\": \"tension\", \"range\": [-1, 5],"
               " \"line_width\": 1.5, \"point_radius\": \"world\", \"view\": {\"center\": [1, 2, 3],"
               " \"width\": 7}, \"yaw\": -45, \"pitch\": 60, \"level\": 6,"
-              " \"contact_sheet\": {\"frames\": 9, \"columns\": 3, \"width\": 300}}}}");
-    const struct render_opts *o = m->render;
+              " \"contact_sheet\": {\"frames\": 9, \"columns\": 3, \"width\": 300}}}}"));
+    const struct render_opts *o = scen->output.render;
     ck_assert_ptr_nonnull(o);
     ck_assert_double_eq(o->fps, 0);
     ck_assert_int_eq(o->every, 4);
@@ -499,28 +499,28 @@ START_TEST(test_scenario_render_keys)
     ck_assert_int_eq(o->level, 6);
     ck_assert(o->sheet.enabled && o->sheet.frames == 9 && o->sheet.columns == 3);
     ck_assert_int_eq(o->sheet.width, 300);
-    ck_assert_uint_eq(m->formats, FORMAT_NPY); /* frames need a recorded trajectory */
+    ck_assert_uint_eq(scen->output.formats, FORMAT_NPY); /* frames need a recorded trajectory */
     ck_assert_uint_eq(m->bodies[0].color, 0xa0b1c2 | BODY_COLOR_SET);
 }
 END_TEST
 
 START_TEST(test_scenario_render_defaults)
 {
-    m = parse("{\"catena\": 1, \"time\": {\"dt\": 0.01, \"steps\": 4},"
-              " \"points\": [{\"p\": [0, 0], \"mass\": 1}]}");
-    ck_assert_ptr_null(m->render); /* no output.render: no frames */
-    model_destroy(m);
-    m = parse("{\"catena\": 1, \"time\": {\"dt\": 0.01, \"steps\": 4},"
-              " \"points\": [{\"p\": [0, 0], \"mass\": 1}], \"output\": {\"render\": {}}}");
+    tu_use(parse("{\"catena\": 1, \"time\": {\"dt\": 0.01, \"steps\": 4},"
+                 " \"points\": [{\"p\": [0, 0], \"mass\": 1}]}"));
+    ck_assert_ptr_null(scen->output.render); /* no output.render: no frames */
+    scenario_destroy(scen);
+    tu_use(parse("{\"catena\": 1, \"time\": {\"dt\": 0.01, \"steps\": 4},"
+                 " \"points\": [{\"p\": [0, 0], \"mass\": 1}], \"output\": {\"render\": {}}}"));
     const struct render_opts d = render_opts_default();
-    const struct render_opts *o = m->render;
+    const struct render_opts *o = scen->output.render;
     ck_assert_ptr_nonnull(o);
     ck_assert(o->fps == d.fps && o->every == d.every && o->width == d.width &&
               o->height == d.height && o->color_by == d.color_by && !o->has_range &&
               o->line_width == d.line_width && o->point_radius == d.point_radius &&
               !o->point_world && !o->has_view && o->yaw == d.yaw && o->pitch == d.pitch &&
               o->level == d.level && !o->sheet.enabled);
-    ck_assert_uint_eq(m->formats, FORMAT_CSV); /* the trajectory asked for is kept */
+    ck_assert_uint_eq(scen->output.formats, FORMAT_CSV); /* the trajectory asked for is kept */
     ck_assert_double_eq(d.fps, 30);
     ck_assert_int_eq(d.width, 800);
     ck_assert_int_eq(d.height, 600);
@@ -538,10 +538,10 @@ START_TEST(test_scenario_render_null_timing)
     const struct scenario_override ov[] = {{"output.render.fps", "12"},
                                            {"output.render.every", "null"}};
     struct catena_error err;
-    m = scenario_parse("r.json", text, strlen(text), ov, 2, &err);
-    ck_assert_msg(m != NULL, "%s", err.msg);
-    ck_assert_double_eq(m->render->fps, 12);
-    ck_assert_int_eq(m->render->every, 0);
+    scen = scenario_parse("r.json", text, strlen(text), ov, 2, &err);
+    ck_assert_msg(scen != NULL, "%s", err.msg);
+    ck_assert_double_eq(scen->output.render->fps, 12);
+    ck_assert_int_eq(scen->output.render->every, 0);
 }
 END_TEST
 
@@ -564,7 +564,7 @@ START_TEST(test_cut_edges_outlined)
      * at 0.7 (#0072b2 -> (0, 80, 125)) at the middle of a 3 px line. Same for the two halves
      * of the cut link, which no face borders any more. An edge inside the whole cloth stays
      * under the faces' fill. */
-    m = parse(cut_cloth_scenario);
+    tu_use(parse(cut_cloth_scenario));
     struct render_opts o = fixed_view(201, 161, 5.025);
     o.line_width = 3;
     run_and_render(&o);
@@ -601,7 +601,7 @@ START_TEST(test_cut_ends_keep_radius)
      * had 0): topology.csv records it and discs of world size show it. At 40 px/m about the
      * origin the ends sit at pixel (80, 80): 3 px above, inside a 4 px disc and clear of the
      * 2 px line, is the disc's colour, the body's at 0.6 (#0072b2 -> (0, 68, 107)). */
-    m = parse(cut_radius_scenario);
+    tu_use(parse(cut_radius_scenario));
     struct render_opts o = fixed_view(201, 161, 5.025);
     o.point_world = 1;
     run_and_render(&o);
@@ -626,16 +626,19 @@ END_TEST
 
 /* ---- timing ---- */
 
-/* One point moving at 10 m/s along x without gravity, steps of 0.1 s: 1 m (20 px) a step. */
-static struct model *moving_point(long steps)
+/* One point moving at 10 m/s along x without gravity, steps of 0.1 s: 1 m (20 px) a step;
+ * recorded as JSON. */
+static struct scenario *moving_point(long steps)
 {
-    struct model *c = tu_chain(1, v3(-2, 0, 0), v3(-2, 0, 0), 1.0, 0, 0, 0.1, 1);
-    ck_assert_ptr_nonnull(c);
+    struct scenario *sc =
+        scenario_create(tu_chain(1, v3(-2, 0, 0), v3(-2, 0, 0), 1.0, 0, 0, 0.1, 1));
+    ck_assert_ptr_nonnull(sc);
+    struct model *c = sc->model;
     c->v0[0] = v3(10, 0, 0);
     c->gravity = v3(0, 0, 0);
     c->steps = steps;
-    c->formats = FORMAT_JSON;
-    return c;
+    sc->output.formats = FORMAT_JSON;
+    return sc;
 }
 
 /* The x of the darkest column's centre on row y (the point's disc). */
@@ -657,7 +660,7 @@ START_TEST(test_interpolation_halfway)
 {
     /* 20 fps over steps of 0.1 s: frame 1 (t = 0.05 s) is halfway between steps 0 and 1,
      * and the point there halfway between its positions: x = -1.5 m, pixel 70 */
-    m = moving_point(4);
+    tu_use(moving_point(4));
     struct render_opts o = fixed_view(201, 161, 10.05);
     o.point_radius = 3;
     o.every = 0;
@@ -681,7 +684,7 @@ END_TEST
 START_TEST(test_every_frames)
 {
     /* every 2 over 5 steps: steps 0, 2, 4 */
-    m = moving_point(5);
+    tu_use(moving_point(5));
     struct render_opts o = fixed_view(201, 161, 10.05);
     o.point_radius = 3;
     o.every = 2;
@@ -698,7 +701,7 @@ END_TEST
 
 START_TEST(test_stale_frames_removed)
 {
-    m = moving_point(5);
+    tu_use(moving_point(5));
     struct render_opts o = fixed_view(101, 81, 10);
     o.every = 1;
     run_and_render(&o);
@@ -715,7 +718,7 @@ END_TEST
 START_TEST(test_fitted_camera_holds_the_run)
 {
     /* the moving point crosses 4 m; fitted, the first and last frames both show its disc */
-    m = moving_point(4);
+    tu_use(moving_point(4));
     struct render_opts o = render_opts_default();
     o.width = 200;
     o.height = 100;
@@ -740,7 +743,7 @@ START_TEST(test_contact_sheet_size)
 {
     /* 6 tiles, 3 columns, 300 px: tiles (300 - 4 x 4) / 3 = 94 px wide, 94 x 81 / 101 = 75
      * high, with 4 px gaps: 298 x 162 */
-    m = moving_point(10);
+    tu_use(moving_point(10));
     struct render_opts o = fixed_view(101, 81, 10);
     o.sheet = (struct render_sheet_opts){.enabled = 1, .frames = 6, .columns = 3, .width = 300};
     run_and_render(&o);
@@ -755,8 +758,7 @@ END_TEST
 
 START_TEST(test_same_bytes)
 {
-    m = tu_cloth(6, 1.0, 3);
-    ck_assert_ptr_nonnull(m);
+    tu_use(tu_cloth(6, 1.0, 3));
     m->steps = 12;
     struct render_opts o = render_opts_default();
     o.width = 160;
@@ -819,11 +821,11 @@ START_TEST(test_settled_frames_from_npy)
     /* NPY alone gives the last frame its true step (not index x every), so the frames drawn
      * from it are those drawn from CSV alone: at 12 fps (a frame every 10 steps) one per
      * recorded step up to the last multiple of 10, the same bytes */
-    m = parse(settle_scenario);
+    tu_use(parse(settle_scenario));
     struct catena_error err;
     struct run_result rr;
     const struct run_options ro = {.out_dir = dir, .progress = 0};
-    ck_assert_int_eq(run_simulation(m, &ro, &rr, &err), CATENA_OK);
+    ck_assert_int_eq(run_simulation(scen, &ro, &rr, &err), CATENA_OK);
     ck_assert_int_ge(rr.settled_step, 0);
     ck_assert_int_ne(rr.steps_done % 10, 0); /* else the test shows nothing */
     char *npy = tu_path(dir, "trajectory.npy"), *csv = tu_path(dir, "trajectory.csv");
@@ -833,12 +835,12 @@ START_TEST(test_settled_frames_from_npy)
     o.fps = 12;
     char *out_npy = tu_path(dir, "from-npy"), *out_csv = tu_path(dir, "from-csv");
     struct render_result r1, r2;
-    ck_assert_msg(render_run(m, &o, dir, out_npy, 0, &r1, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_msg(render_run(scen, &o, dir, out_npy, 0, &r1, &err) == CATENA_OK, "%s", err.msg);
     ck_assert_int_eq(r1.frames, rr.steps_done / 10 + 1);
     expect_same_steps(npy, csv);
     ck_assert_int_eq(remove(npy), 0);
     ck_assert_int_eq(remove(side), 0);
-    ck_assert_msg(render_run(m, &o, dir, out_csv, 0, &r2, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_msg(render_run(scen, &o, dir, out_csv, 0, &r2, &err) == CATENA_OK, "%s", err.msg);
     ck_assert_int_eq(r2.frames, r1.frames);
     char name[64];
     size_t n1, n2;
@@ -852,13 +854,13 @@ START_TEST(test_settled_frames_from_npy)
     ck_assert_mem_eq(a, b, n1);
     /* a run that ends on the grid keeps no frames file, and removes an earlier one, which
      * would describe its trajectory wrongly */
-    ck_assert_int_eq(run_simulation(m, &ro, &rr, &err), CATENA_OK);
+    ck_assert_int_eq(run_simulation(scen, &ro, &rr, &err), CATENA_OK);
     ck_assert(file_exists("trajectory-frames.npy"));
-    model_destroy(m);
-    m = parse(settle_scenario);
+    scenario_destroy(scen);
+    tu_use(parse(settle_scenario));
     m->settle_speed = 0;
     m->steps = 20;
-    ck_assert_int_eq(run_simulation(m, &ro, &rr, &err), CATENA_OK);
+    ck_assert_int_eq(run_simulation(scen, &ro, &rr, &err), CATENA_OK);
     ck_assert(!file_exists("trajectory-frames.npy"));
     free(a);
     free(b);
@@ -875,15 +877,15 @@ END_TEST
 START_TEST(test_mismatched_trajectory)
 {
     /* a run of 2 points drawn with a model of 3: refused, nothing drawn */
-    m = held_link(-1, 1, 0, 2);
+    tu_use(held_link(-1, 1, 0, 2));
     struct catena_error err;
     struct run_result rr;
     const struct run_options ro = {.out_dir = dir, .progress = 0};
-    ck_assert_int_eq(run_simulation(m, &ro, &rr, &err), CATENA_OK);
+    ck_assert_int_eq(run_simulation(scen, &ro, &rr, &err), CATENA_OK);
     model_add_point(m, v3(0, 0, 0), v3(0, 0, 0), 1, 0, NULL);
     struct render_result res;
     const struct render_opts o = fixed_view(101, 81, 4);
-    ck_assert_int_eq(render_run(m, &o, dir, dir, 0, &res, &err), CATENA_EINPUT);
+    ck_assert_int_eq(render_run(scen, &o, dir, dir, 0, &res, &err), CATENA_EINPUT);
     ck_assert_msg(strstr(err.msg, "holds 2 points in 2D, but the scenario has 3 points in 2D"),
                   "%s", err.msg);
     ck_assert(!file_exists("frames/frame-000000.png"));

@@ -1,8 +1,8 @@
-/* Tests of the catenary report (analysis/report_catenary.c, analysis/report_catenary_write.c, analysis/report_catenary_plot.c) on
- * chains whose answers are known: a rope built at its discrete equilibrium (solver error at
- * round-off), the same chain with one point moved by a known amount, a 3D chain in a tilted
- * plane, an extensible XPBD chain, the chain selection and its errors, catenary.json's keys,
- * reading a frame back from a run, and the plot read back with libpng. */
+/* Tests of the catenary report (analysis/report_catenary.c, analysis/report_catenary_write.c,
+ * analysis/report_catenary_plot.c) on chains whose answers are known: a rope built at its discrete
+ * equilibrium (solver error at round-off), the same chain with one point moved by a known amount, a
+ * 3D chain in a tilted plane, an extensible XPBD chain, the chain selection and its errors,
+ * catenary.json's keys, reading a frame back from a run, and the plot read back with libpng. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <cjson/cJSON.h>
@@ -14,6 +14,7 @@
 
 #include "analysis/report_catenary.h"
 #include "run/run.h"
+#include "scenario/scenario.h"
 #include "testutil.h"
 #include "testutil_check.h"
 
@@ -333,13 +334,14 @@ END_TEST
  * gives the same JSON (the frames keep every bit), and a step never recorded is an error. */
 START_TEST(test_run_and_read_back)
 {
-    struct model *m = tu_load("%s", chain_json);
-    m->reports = REPORT_CATENARY;
+    struct scenario *sc = tu_load_scenario("%s", chain_json);
+    const struct model *m = sc->model;
+    sc->output.reports = REPORT_CATENARY;
     char *tmp = tu_tmpdir();
     const struct run_options ro = {.out_dir = tmp, .plot = 1};
     struct run_result res;
     struct catena_error err;
-    ck_assert_msg(run_simulation(m, &ro, &res, &err) == 0, "%s", err.msg);
+    ck_assert_msg(run_simulation(sc, &ro, &res, &err) == 0, "%s", err.msg);
     char *jpath = tu_path(tmp, "catenary.json"), *tpath = tu_path(tmp, "catenary.txt");
     size_t len;
     char *written = tu_read_file(jpath, &len);
@@ -350,18 +352,20 @@ START_TEST(test_run_and_read_back)
     vec3 *x = malloc(m->npoints * sizeof *x);
     long step;
     double t;
-    ck_assert_msg(report_catenary_read_frame(tmp, m, -1, x, &step, &t, &err) == 0, "%s", err.msg);
+    ck_assert_msg(report_catenary_read_frame(tmp, sc, -1, x, &step, &t, &err) == 0, "%s", err.msg);
     ck_assert_int_eq(step, 4);
     struct report_catenary *r;
-    ck_assert_int_eq(report_catenary_build(m, x, step, t, &defaults, &r, &err), 0);
+    struct report_catenary_options named = defaults;
+    named.scenario = sc->provenance.name; /* "test", from test.json, as the run's report says */
+    ck_assert_int_eq(report_catenary_build(m, x, step, t, &named, &r, &err), 0);
     char *again = report_catenary_json(r, tmp);
     ck_assert_uint_eq(strlen(again) + 1, strlen(written)); /* the file ends with a newline */
     ck_assert_int_eq(strncmp(again, written, strlen(again)), 0);
     report_catenary_destroy(r);
 
-    ck_assert_int_eq(report_catenary_read_frame(tmp, m, 2, x, &step, &t, &err), 0);
+    ck_assert_int_eq(report_catenary_read_frame(tmp, sc, 2, x, &step, &t, &err), 0);
     ck_assert_int_eq(step, 2);
-    ck_assert_int_eq(report_catenary_read_frame(tmp, m, 3, x, &step, &t, &err), CATENA_EINPUT);
+    ck_assert_int_eq(report_catenary_read_frame(tmp, sc, 3, x, &step, &t, &err), CATENA_EINPUT);
     ck_assert_ptr_nonnull(strstr(err.msg, "--step 3: no frame at that step (the trajectory "
                                           "holds 3 frames, steps 0..4)"));
     free(again);
@@ -372,7 +376,7 @@ START_TEST(test_run_and_read_back)
     free(tpath);
     tu_rmtree(tmp);
     free(tmp);
-    model_destroy(m);
+    scenario_destroy(sc);
 }
 END_TEST
 

@@ -24,14 +24,15 @@
 #include "testutil_models.h"
 
 /* A 5-point chain pinned at its first point, swinging down under gravity. */
-static struct model *swinging_chain(long steps, long every, unsigned formats)
+static struct scenario *swinging_chain(long steps, long every, unsigned formats)
 {
-    struct model *c = tu_chain(5, v3(0, 0, 0), v3(4, 0, 0), 1.0, 1, 0, 1.0 / 120.0, 10);
-    ck_assert_ptr_nonnull(c);
-    c->steps = steps;
-    c->every = every;
-    c->formats = formats;
-    return c;
+    struct scenario *sc =
+        scenario_create(tu_chain(5, v3(0, 0, 0), v3(4, 0, 0), 1.0, 1, 0, 1.0 / 120.0, 10));
+    ck_assert_ptr_nonnull(sc);
+    sc->model->steps = steps;
+    sc->output.every = every;
+    sc->output.formats = formats;
+    return sc;
 }
 
 static int exists(const char *d, const char *name)
@@ -118,11 +119,11 @@ static void assert_summary(const char *d, const char *status, long steps_done)
 
 START_TEST(test_outputs_appear)
 {
-    m = swinging_chain(10, 1, FORMAT_CSV | FORMAT_JSON | FORMAT_NPY);
+    tu_use(swinging_chain(10, 1, FORMAT_CSV | FORMAT_JSON | FORMAT_NPY));
     struct run_options o = {.out_dir = dir};
     struct run_result r;
     struct catena_error err;
-    ck_assert_int_eq(run_simulation(m, &o, &r, &err), CATENA_OK);
+    ck_assert_int_eq(run_simulation(scen, &o, &r, &err), CATENA_OK);
     ck_assert_int_eq(r.status, RUN_OK);
     ck_assert_int_eq(r.steps_done, 10);
     ck_assert_int_eq(r.diverged_point, -1);
@@ -142,11 +143,11 @@ END_TEST
 
 START_TEST(test_only_asked_formats)
 {
-    m = swinging_chain(3, 1, FORMAT_NPY);
+    tu_use(swinging_chain(3, 1, FORMAT_NPY));
     struct run_options o = {.out_dir = dir};
     struct run_result r;
     struct catena_error err;
-    ck_assert_int_eq(run_simulation(m, &o, &r, &err), CATENA_OK);
+    ck_assert_int_eq(run_simulation(scen, &o, &r, &err), CATENA_OK);
     ck_assert(exists(dir, "trajectory.npy"));
     ck_assert(exists(dir, "summary.json"));
     ck_assert(!exists(dir, "trajectory.csv"));
@@ -156,12 +157,12 @@ END_TEST
 
 START_TEST(test_missing_dirs_created)
 {
-    m = swinging_chain(2, 1, FORMAT_CSV);
+    tu_use(swinging_chain(2, 1, FORMAT_CSV));
     char *sub = tu_path(dir, "a/b/c");
     struct run_options o = {.out_dir = sub};
     struct run_result r;
     struct catena_error err;
-    ck_assert_int_eq(run_simulation(m, &o, &r, &err), CATENA_OK);
+    ck_assert_int_eq(run_simulation(scen, &o, &r, &err), CATENA_OK);
     ck_assert_int_eq(csv_frames(sub, 5), 3);
     free(sub);
 }
@@ -176,12 +177,12 @@ static const struct {
 
 START_TEST(test_frames_counted)
 {
-    m = swinging_chain(frame_cases[_i].steps, frame_cases[_i].every,
-                       FORMAT_CSV | FORMAT_JSON | FORMAT_NPY);
+    tu_use(swinging_chain(frame_cases[_i].steps, frame_cases[_i].every,
+                          FORMAT_CSV | FORMAT_JSON | FORMAT_NPY));
     struct run_options o = {.out_dir = dir};
     struct run_result r;
     struct catena_error err;
-    ck_assert_int_eq(run_simulation(m, &o, &r, &err), CATENA_OK);
+    ck_assert_int_eq(run_simulation(scen, &o, &r, &err), CATENA_OK);
     ck_assert_int_eq(csv_frames(dir, 5), frame_cases[_i].frames);
     ck_assert_int_eq(json_frames(dir), frame_cases[_i].frames);
     ck_assert_int_eq(npy_frames(dir), frame_cases[_i].frames);
@@ -195,15 +196,14 @@ END_TEST
  * run diverges at step 5, far from rounding either way. */
 START_TEST(test_divergence_keeps_partial_output)
 {
-    m = tu_chain(3, v3(0, 0, 0), v3(2, 0, 0), 1.0, 0, 0, 1.0, 1);
-    ck_assert_ptr_nonnull(m);
+    tu_use(scenario_create(tu_chain(3, v3(0, 0, 0), v3(2, 0, 0), 1.0, 0, 0, 1.0, 1)));
     m->gravity = v3(0, -SOLVER_ABSURD / 10, 0);
     m->steps = 100;
-    m->formats = FORMAT_CSV | FORMAT_JSON | FORMAT_NPY;
+    scen->output.formats = FORMAT_CSV | FORMAT_JSON | FORMAT_NPY;
     struct run_options o = {.out_dir = dir};
     struct run_result r;
     struct catena_error err;
-    ck_assert_int_eq(run_simulation(m, &o, &r, &err), CATENA_EFAIL);
+    ck_assert_int_eq(run_simulation(scen, &o, &r, &err), CATENA_EFAIL);
     ck_assert_int_eq(err.code, CATENA_EFAIL);
     ck_assert_int_eq(r.status, RUN_DIVERGED);
     ck_assert_int_eq(r.steps_done, 5);
@@ -229,14 +229,13 @@ END_TEST
 /* A NaN anywhere spreads through the links; the message says it is not finite. */
 START_TEST(test_divergence_non_finite)
 {
-    m = tu_chain(3, v3(0, 0, 0), v3(2, 0, 0), 1.0, 1, 0, 1.0 / 120.0, 5);
-    ck_assert_ptr_nonnull(m);
+    tu_use(scenario_create(tu_chain(3, v3(0, 0, 0), v3(2, 0, 0), 1.0, 1, 0, 1.0 / 120.0, 5)));
     m->steps = 10;
     m->v0[2] = v3(NAN, 0, 0);
     struct run_options o = {.out_dir = dir};
     struct run_result r;
     struct catena_error err;
-    ck_assert_int_eq(run_simulation(m, &o, &r, &err), CATENA_EFAIL);
+    ck_assert_int_eq(run_simulation(scen, &o, &r, &err), CATENA_EFAIL);
     ck_assert_int_eq(r.status, RUN_DIVERGED);
     ck_assert_int_eq(r.steps_done, 1);
     ck_assert_msg(strstr(err.msg, "diverged at step 1: point ") &&
@@ -251,14 +250,13 @@ END_TEST
  * are complete, with no frames. */
 START_TEST(test_divergence_initial)
 {
-    m = tu_chain(2, v3(0, 0, 0), v3(1, 0, 0), 1.0, 0, 0, 1.0 / 120.0, 5);
-    ck_assert_ptr_nonnull(m);
+    tu_use(scenario_create(tu_chain(2, v3(0, 0, 0), v3(1, 0, 0), 1.0, 0, 0, 1.0 / 120.0, 5)));
     m->x0[1] = v3(0, 2 * SOLVER_ABSURD, 0);
-    m->formats = FORMAT_CSV | FORMAT_JSON | FORMAT_NPY;
+    scen->output.formats = FORMAT_CSV | FORMAT_JSON | FORMAT_NPY;
     struct run_options o = {.out_dir = dir};
     struct run_result r;
     struct catena_error err;
-    ck_assert_int_eq(run_simulation(m, &o, &r, &err), CATENA_EFAIL);
+    ck_assert_int_eq(run_simulation(scen, &o, &r, &err), CATENA_EFAIL);
     ck_assert_int_eq(r.status, RUN_DIVERGED);
     ck_assert_int_eq(r.steps_done, 0);
     ck_assert_int_eq(r.diverged_point, 1);
@@ -296,7 +294,7 @@ static void ignore_signal(int sig)
 START_TEST(test_interrupt_commits_outputs)
 {
     /* Far more steps than the test waits for: only the signal can end it in time. */
-    m = swinging_chain(2000000000L, 1000, FORMAT_CSV | FORMAT_JSON | FORMAT_NPY);
+    tu_use(swinging_chain(2000000000L, 1000, FORMAT_CSV | FORMAT_JSON | FORMAT_NPY));
     /* SIGTERMs that arrive before run_simulation catches them, or after, do nothing. (Not
      * SIG_IGN: the run leaves a signal ignored on entry ignored.) */
     struct sigaction quiet = {0}, old;
@@ -307,7 +305,7 @@ START_TEST(test_interrupt_commits_outputs)
     struct run_options o = {.out_dir = dir};
     struct run_result r;
     struct catena_error err;
-    int rc = run_simulation(m, &o, &r, &err);
+    int rc = run_simulation(scen, &o, &r, &err);
     kill(child, SIGKILL);
     waitpid(child, NULL, 0);
     sigaction(SIGTERM, &old, NULL);
@@ -317,7 +315,7 @@ START_TEST(test_interrupt_commits_outputs)
     ck_assert_int_eq(r.signal, SIGTERM);
     ck_assert_int_lt(r.steps_done, m->steps);
     ck_assert_msg(strstr(err.msg, "interrupted by SIGTERM at step "), "message: %s", err.msg);
-    const long frames = r.steps_done / m->every + 1;
+    const long frames = r.steps_done / scen->output.every + 1;
     ck_assert_int_eq(csv_frames(dir, 5), frames);
     ck_assert_int_eq(json_frames(dir), frames);
     ck_assert_int_eq(npy_frames(dir), frames);
@@ -330,7 +328,7 @@ END_TEST
  * fails with the writer's message and no trajectory file appears under its final name. */
 START_TEST(test_write_error_leaves_no_file)
 {
-    m = swinging_chain(2000, 1, FORMAT_CSV | FORMAT_JSON);
+    tu_use(swinging_chain(2000, 1, FORMAT_CSV | FORMAT_JSON));
     struct rlimit old, small = {.rlim_cur = 16384, .rlim_max = 0};
     ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
     small.rlim_max = old.rlim_max;
@@ -341,7 +339,7 @@ START_TEST(test_write_error_leaves_no_file)
     struct run_options o = {.out_dir = dir};
     struct run_result r;
     struct catena_error err;
-    int rc = run_simulation(m, &o, &r, &err);
+    int rc = run_simulation(scen, &o, &r, &err);
     setrlimit(RLIMIT_FSIZE, &old);
     sigaction(SIGXFSZ, &old_xfsz, NULL);
 
@@ -358,7 +356,7 @@ END_TEST
 
 START_TEST(test_unwritable_dir)
 {
-    m = swinging_chain(2, 1, FORMAT_CSV);
+    tu_use(swinging_chain(2, 1, FORMAT_CSV));
     char *file = tu_path(dir, "file");
     FILE *f = fopen(file, "w");
     ck_assert_ptr_nonnull(f);
@@ -367,7 +365,7 @@ START_TEST(test_unwritable_dir)
     struct run_options o = {.out_dir = sub};
     struct run_result r;
     struct catena_error err;
-    int rc = run_simulation(m, &o, &r, &err);
+    int rc = run_simulation(scen, &o, &r, &err);
     ck_assert_int_ne(rc, CATENA_OK);
     ck_assert_int_eq(err.code, rc);
     ck_assert_msg(strstr(err.msg, "file"), "message: %s", err.msg);
@@ -380,11 +378,11 @@ END_TEST
  * final state that summary.json's "final" describes, the same numbers to the bit. */
 START_TEST(test_metrics_file)
 {
-    m = swinging_chain(9, 3, FORMAT_CSV);
+    tu_use(swinging_chain(9, 3, FORMAT_CSV));
     struct run_options o = {.out_dir = dir};
     struct run_result r;
     struct catena_error err;
-    ck_assert_int_eq(run_simulation(m, &o, &r, &err), CATENA_OK);
+    ck_assert_int_eq(run_simulation(scen, &o, &r, &err), CATENA_OK);
     char *p = tu_path(dir, "metrics.csv");
     char *text = tu_read_file(p, NULL);
     free(p);
@@ -425,12 +423,12 @@ END_TEST
 /* output.metrics false: no metrics.csv. */
 START_TEST(test_metrics_off)
 {
-    m = swinging_chain(3, 1, FORMAT_CSV);
-    m->metrics = 0;
+    tu_use(swinging_chain(3, 1, FORMAT_CSV));
+    scen->output.metrics = 0;
     struct run_options o = {.out_dir = dir};
     struct run_result r;
     struct catena_error err;
-    ck_assert_int_eq(run_simulation(m, &o, &r, &err), CATENA_OK);
+    ck_assert_int_eq(run_simulation(scen, &o, &r, &err), CATENA_OK);
     ck_assert(exists(dir, "trajectory.csv"));
     ck_assert(!exists(dir, "metrics.csv"));
 }

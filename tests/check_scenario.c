@@ -10,6 +10,7 @@
 
 #include "scenario/build/build.h"
 #include "scenario/scenario.h"
+#include "testutil.h"
 #include "testutil_check.h"
 
 #define HEAD "{'catena': 1, 'time': {'dt': 0.01, 'steps': 10}, "
@@ -30,19 +31,25 @@ static const char *q(const char *s)
     return buf;
 }
 
-static struct model *load_ov(const char *json, const struct scenario_override *ov, size_t nov)
+static struct scenario *load_scenario_ov(const char *json, const struct scenario_override *ov,
+                                         size_t nov)
 {
     struct catena_error err;
     const char *text = q(json);
-    struct model *m = scenario_parse("test.json", text, strlen(text), ov, nov, &err);
-    ck_assert_msg(m != NULL, "unexpected error: %s", err.msg);
+    struct scenario *sc = scenario_parse("test.json", text, strlen(text), ov, nov, &err);
+    ck_assert_msg(sc != NULL, "unexpected error: %s", err.msg);
     ck_assert_int_eq(err.code, CATENA_OK);
-    return m;
+    return sc;
+}
+
+static struct scenario *load_scenario(const char *json)
+{
+    return load_scenario_ov(json, NULL, 0);
 }
 
 static struct model *load(const char *json)
 {
-    return load_ov(json, NULL, 0);
+    return tu_model_of(load_scenario(json));
 }
 
 static void expect_error_ov(const char *json, const struct scenario_override *ov, size_t nov,
@@ -50,8 +57,8 @@ static void expect_error_ov(const char *json, const struct scenario_override *ov
 {
     struct catena_error err;
     const char *text = q(json);
-    struct model *m = scenario_parse("test.json", text, strlen(text), ov, nov, &err);
-    ck_assert_msg(m == NULL, "loaded a bad scenario: %s", json);
+    struct scenario *sc = scenario_parse("test.json", text, strlen(text), ov, nov, &err);
+    ck_assert_msg(sc == NULL, "loaded a bad scenario: %s", json);
     ck_assert_int_eq(err.code, CATENA_EINPUT);
     ck_assert_str_eq(err.msg, msg);
 }
@@ -63,12 +70,14 @@ START_TEST(test_defaults)
     const char *text = "{\"catena\": 1, \"time\": {\"dt\": 1, \"steps\": 0}, \"points\": "
                        "[{\"p\": [0, 0], \"mass\": 0}]}";
     struct catena_error err;
-    struct model *m = scenario_parse("dir/hang.json", text, strlen(text), NULL, 0, &err);
-    ck_assert_ptr_nonnull(m);
-    ck_assert_str_eq(m->name, "hang"); /* the file's base name without .json */
-    ck_assert_str_eq(m->source, "dir/hang.json");
+    struct scenario *sc = scenario_parse("dir/hang.json", text, strlen(text), NULL, 0, &err);
+    ck_assert_ptr_nonnull(sc);
+    const struct model *m = sc->model;
+    ck_assert_str_eq(sc->provenance.name, "hang"); /* the file's base name without .json */
+    ck_assert_str_eq(sc->provenance.source, "dir/hang.json");
     /* printf '%s' "$text" | sha256sum */
-    ck_assert_str_eq(m->sha256, "95cbd469b52705614f2bd9597d39ff325d857a5e3a78487805f10a18388a43eb");
+    ck_assert_str_eq(sc->provenance.sha256,
+                     "95cbd469b52705614f2bd9597d39ff325d857a5e3a78487805f10a18388a43eb");
     ck_assert_int_eq(m->dims, 2);
     ck_assert_double_eq(m->dt, 1);
     ck_assert_int_eq(m->steps, 0);
@@ -80,8 +89,11 @@ START_TEST(test_defaults)
     ck_assert_double_eq(m->gravity.x, 0);
     ck_assert_double_eq(m->gravity.y, -9.81);
     ck_assert_double_eq(m->gravity.z, 0);
-    ck_assert_uint_eq(m->formats, FORMAT_CSV);
-    ck_assert_int_eq(m->every, 1);
+    ck_assert_uint_eq(sc->output.formats, FORMAT_CSV);
+    ck_assert_int_eq(sc->output.every, 1);
+    ck_assert_int_eq(sc->output.metrics, 1);
+    ck_assert_uint_eq(sc->output.reports, 0);
+    ck_assert_ptr_null(sc->output.render);
     ck_assert_uint_eq(m->npoints, 1);
     ck_assert_double_eq(m->mass[0], 0);
     ck_assert_double_eq(m->inv_mass[0], 0); /* mass 0 = pinned */
@@ -89,21 +101,23 @@ START_TEST(test_defaults)
     ck_assert_double_eq(m->v0[0].x, 0);
     ck_assert_ptr_null(m->point_name[0]);
     ck_assert_uint_eq(m->nlinks + m->npins + m->nbodies, 0);
-    model_destroy(m);
+    scenario_destroy(sc);
 }
 END_TEST
 
 START_TEST(test_settings)
 {
-    struct model *m = load("{'catena': 1, 'name': 'run-1.b_2', 'dimensions': 3,"
-                           " 'time': {'dt': 0.005, 'steps': 2400, 'substeps': 4},"
-                           " 'solver': {'method': 'verlet', 'iterations': 20, 'order': 'forward',"
-                           "            'damping': 0.995},"
-                           " 'world': {'gravity': [0, 0, -1.62]},"
-                           " 'output': {'trajectory': ['npy', 'json'], 'every': 10},"
-                           " 'points': [{'name': 'a', 'p': [1, 2, 3], 'v': [4, 5, 6], 'mass': 2,"
-                           "             'radius': 0.25}]}");
-    ck_assert_str_eq(m->name, "run-1.b_2");
+    struct scenario *sc =
+        load_scenario("{'catena': 1, 'name': 'run-1.b_2', 'dimensions': 3,"
+                      " 'time': {'dt': 0.005, 'steps': 2400, 'substeps': 4},"
+                      " 'solver': {'method': 'verlet', 'iterations': 20, 'order': 'forward',"
+                      "            'damping': 0.995},"
+                      " 'world': {'gravity': [0, 0, -1.62]},"
+                      " 'output': {'trajectory': ['npy', 'json'], 'every': 10},"
+                      " 'points': [{'name': 'a', 'p': [1, 2, 3], 'v': [4, 5, 6], 'mass': 2,"
+                      "             'radius': 0.25}]}");
+    const struct model *m = sc->model;
+    ck_assert_str_eq(sc->provenance.name, "run-1.b_2");
     ck_assert_int_eq(m->dims, 3);
     ck_assert_double_eq(m->dt, 0.005);
     ck_assert_int_eq(m->steps, 2400);
@@ -113,18 +127,18 @@ START_TEST(test_settings)
     ck_assert_double_eq(m->damping, 0.995);
     ck_assert_double_eq(m->gravity.x, 0);
     ck_assert_double_eq(m->gravity.z, -1.62);
-    ck_assert_uint_eq(m->formats, FORMAT_NPY | FORMAT_JSON);
-    ck_assert_int_eq(m->every, 10);
+    ck_assert_uint_eq(sc->output.formats, FORMAT_NPY | FORMAT_JSON);
+    ck_assert_int_eq(sc->output.every, 10);
     ck_assert_str_eq(m->point_name[0], "a");
     ck_assert_double_eq(m->x0[0].z, 3);
     ck_assert_double_eq(m->v0[0].y, 5);
     ck_assert_double_eq(m->inv_mass[0], 0.5);
     ck_assert_double_eq(m->radius[0], 0.25);
-    model_destroy(m);
+    scenario_destroy(sc);
 
-    m = load(HEAD "'output': {'trajectory': []}, " ONE_POINT "}");
-    ck_assert_uint_eq(m->formats, 0); /* no trajectory at all */
-    model_destroy(m);
+    sc = load_scenario(HEAD "'output': {'trajectory': []}, " ONE_POINT "}");
+    ck_assert_uint_eq(sc->output.formats, 0); /* no trajectory at all */
+    scenario_destroy(sc);
 }
 END_TEST
 
@@ -149,31 +163,33 @@ END_TEST
  * shapes from a list or a body, welds; and their defaults. */
 START_TEST(test_constraint_keys)
 {
-    struct model *m = load(HEAD ONE_POINT "}");
-    ck_assert_int_eq(m->max_length_pass, 0);
-    ck_assert_int_eq(m->metrics, 1);
-    model_destroy(m);
+    struct scenario *sc = load_scenario(HEAD ONE_POINT "}");
+    ck_assert_int_eq(sc->model->max_length_pass, 0);
+    ck_assert_int_eq(sc->output.metrics, 1);
+    scenario_destroy(sc);
 
-    m = load(HEAD "'solver': {'method': 'xpbd', 'order': 'colored', 'max_length_pass': true},"
-                  " 'output': {'metrics': false},"
-                  " 'bodies': [{'name': 'r', 'type': 'rope', 'from': [0, 2], 'to': [3, 2],"
-                  "             'segments': 3, 'mass': 1}],"
-                  " 'points': [{'name': 'a', 'p': [0, 0], 'mass': 1},"
-                  "            {'name': 'b', 'p': [2, 0], 'mass': 1},"
-                  "            {'name': 'c', 'p': [2, 1], 'mass': 1}],"
-                  " 'links': [{'a': 'a', 'b': 'b', 'EA': 400, 'kind': 'tether',"
-                  "            'break_force': 30},"
-                  "           {'a': 'b', 'b': 'c', 'compliance': 0.01}],"
-                  " 'angles': [{'a': 'a', 'b': 'b', 'c': 'c', 'min': -45, 'max': 90,"
-                  "             'compliance': 0.5},"
-                  "            {'a': 'r.0', 'b': 'r.1', 'c': 'r.2', 'stiffness': 0.25}],"
-                  " 'areas': [{'points': ['a', 'b', 'c'], 'pressure': 2, 'stiffness': 0.5}],"
-                  " 'shapes': [{'body': 'r', 'stiffness': 0.75}, {'points': ['c', 'a']}],"
-                  " 'attachments': [{'a': 'r.last', 'b': 'c', 'compliance': 0.001}]}");
+    sc = load_scenario(HEAD
+                       "'solver': {'method': 'xpbd', 'order': 'colored', 'max_length_pass': true},"
+                       " 'output': {'metrics': false},"
+                       " 'bodies': [{'name': 'r', 'type': 'rope', 'from': [0, 2], 'to': [3, 2],"
+                       "             'segments': 3, 'mass': 1}],"
+                       " 'points': [{'name': 'a', 'p': [0, 0], 'mass': 1},"
+                       "            {'name': 'b', 'p': [2, 0], 'mass': 1},"
+                       "            {'name': 'c', 'p': [2, 1], 'mass': 1}],"
+                       " 'links': [{'a': 'a', 'b': 'b', 'EA': 400, 'kind': 'tether',"
+                       "            'break_force': 30},"
+                       "           {'a': 'b', 'b': 'c', 'compliance': 0.01}],"
+                       " 'angles': [{'a': 'a', 'b': 'b', 'c': 'c', 'min': -45, 'max': 90,"
+                       "             'compliance': 0.5},"
+                       "            {'a': 'r.0', 'b': 'r.1', 'c': 'r.2', 'stiffness': 0.25}],"
+                       " 'areas': [{'points': ['a', 'b', 'c'], 'pressure': 2, 'stiffness': 0.5}],"
+                       " 'shapes': [{'body': 'r', 'stiffness': 0.75}, {'points': ['c', 'a']}],"
+                       " 'attachments': [{'a': 'r.last', 'b': 'c', 'compliance': 0.001}]}");
+    ck_assert_int_eq(sc->output.metrics, 0);
+    struct model *m = tu_model_of(sc);
     ck_assert_int_eq(m->method, METHOD_XPBD);
     ck_assert_int_eq(m->order, ORDER_COLORED);
     ck_assert_int_eq(m->max_length_pass, 1);
-    ck_assert_int_eq(m->metrics, 0);
     /* The rope's 3 links come first, then links[]. */
     ck_assert_uint_eq(m->nlinks, 5);
     const struct link *l = &m->links[3];
@@ -227,7 +243,7 @@ START_TEST(test_constraint_keys)
 }
 END_TEST
 
-/* solver.global (scenario/direct.c): off by default, on with true. */
+/* solver.global (scenario/solver.c): off by default, on with true. */
 START_TEST(test_global_key)
 {
     struct model *m = load(HEAD ONE_POINT "}");
@@ -474,15 +490,18 @@ START_TEST(test_overrides)
         {"output.every", "5"},       {"output.trajectory", "[\"csv\",\"npy\"]"},
         {"points.0.name", "tip"},    {"world.gravity", "[0, -1.62]"},
     };
-    struct model *m = load_ov(HEAD ONE_POINT "}", ov, sizeof ov / sizeof *ov);
+    struct scenario *sc = load_scenario_ov(HEAD ONE_POINT "}", ov, sizeof ov / sizeof *ov);
+    const struct model *m = sc->model;
     ck_assert_int_eq(m->iterations, 40);
     ck_assert_double_eq(m->mass[0], 2);
     ck_assert_int_eq(m->steps, 1000);
-    ck_assert_int_eq(m->every, 5); /* "output" was absent: created */
-    ck_assert_uint_eq(m->formats, FORMAT_CSV | FORMAT_NPY);
+    ck_assert_int_eq(sc->output.every, 5); /* "output" was absent: created */
+    ck_assert_uint_eq(sc->output.formats, FORMAT_CSV | FORMAT_NPY);
     ck_assert_str_eq(m->point_name[0], "tip");
     ck_assert_double_eq(m->gravity.y, -1.62);
-    model_destroy(m);
+    ck_assert_uint_eq(sc->provenance.noverrides, sizeof ov / sizeof *ov);
+    ck_assert_str_eq(sc->provenance.overrides[4], "output.every=5");
+    scenario_destroy(sc);
 }
 END_TEST
 
@@ -719,22 +738,22 @@ START_TEST(test_default_name_from_file)
 {
     struct catena_error err;
     const char *text = q(HEAD ONE_POINT "}");
-    struct model *m = scenario_parse("my run.json", text, strlen(text), NULL, 0, &err);
-    ck_assert_ptr_null(m);
+    struct scenario *sc = scenario_parse("my run.json", text, strlen(text), NULL, 0, &err);
+    ck_assert_ptr_null(sc);
     ck_assert_str_eq(err.msg, "my run.json: name: the file name gives the name \"my run\", which "
                               "cannot be used as a directory name (use letters, digits, '.', "
                               "'_' and '-', not starting with '.'); set \"name\"");
-    m = scenario_parse("a/b/c.d.json", text, strlen(text), NULL, 0, &err);
-    ck_assert_str_eq(m->name, "c.d");
-    model_destroy(m);
+    sc = scenario_parse("a/b/c.d.json", text, strlen(text), NULL, 0, &err);
+    ck_assert_str_eq(sc->provenance.name, "c.d");
+    scenario_destroy(sc);
 }
 END_TEST
 
 START_TEST(test_unreadable)
 {
     struct catena_error err;
-    struct model *m = scenario_load(TOP_SRCDIR "/tests/data/no-such-file.json", NULL, 0, &err);
-    ck_assert_ptr_null(m);
+    struct scenario *sc = scenario_load(TOP_SRCDIR "/tests/data/no-such-file.json", NULL, 0, &err);
+    ck_assert_ptr_null(sc);
     ck_assert_int_eq(err.code, CATENA_EINPUT);
     ck_assert_str_eq(err.msg, TOP_SRCDIR "/tests/data/no-such-file.json: cannot read: No such "
                                          "file or directory");
@@ -849,13 +868,13 @@ START_TEST(test_max_points)
                               "'to': [1, 0], 'segments': 3, 'mass': 1}]}");
     ck_assert_int_eq(o.max_points, SCENARIO_MAX_POINTS);
     o.max_points = 6; /* 2 + 4 */
-    struct model *m = scenario_parse_opts("test.json", text, strlen(text), &o, &err);
-    ck_assert_msg(m != NULL, "unexpected error: %s", err.msg);
-    ck_assert_int_eq(m->npoints, 6);
-    model_destroy(m);
+    struct scenario *sc = scenario_parse_opts("test.json", text, strlen(text), &o, &err);
+    ck_assert_msg(sc != NULL, "unexpected error: %s", err.msg);
+    ck_assert_int_eq(sc->model->npoints, 6);
+    scenario_destroy(sc);
     o.max_points = 5;
-    m = scenario_parse_opts("test.json", text, strlen(text), &o, &err);
-    ck_assert_ptr_null(m);
+    sc = scenario_parse_opts("test.json", text, strlen(text), &o, &err);
+    ck_assert_ptr_null(sc);
     ck_assert_int_eq(err.code, CATENA_EINPUT);
     /* The memory estimate between the two depends on struct sizes: huge-segments.err and
      * test_bad_input pin it down. */
@@ -864,8 +883,8 @@ START_TEST(test_max_points)
                          "would need 6 points, about ",
                          " of memory (the limit is 5 points; --max-points changes it)");
     o.max_points = 1;
-    m = scenario_parse_opts("test.json", text, strlen(text), &o, &err);
-    ck_assert_ptr_null(m);
+    sc = scenario_parse_opts("test.json", text, strlen(text), &o, &err);
+    ck_assert_ptr_null(sc);
     expect_limit_message(&err,
                          "test.json: points: too many points: the scenario would need 2 "
                          "points, about ",

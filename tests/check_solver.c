@@ -1,5 +1,5 @@
-/* Physics tests of the Verlet solver (solver/state.c, solver/solver.c, solver/distance.c): exact free
- * fall, lengths held, Gauss-Seidel convergence on a hanging rope, momentum conservation, pins,
+/* Physics tests of the Verlet solver (solver/state.c, solver/solver.c, solver/distance.c): exact
+ * free fall, lengths held, Gauss-Seidel convergence on a hanging rope, momentum conservation, pins,
  * damping, breaks, sweep order, determinism and divergence detection. Models built in code. */
 #include <check.h>
 #include <math.h>
@@ -466,6 +466,48 @@ START_TEST(test_find_diverged)
 }
 END_TEST
 
+/* Building: model_add_* grow their arrays past every power of two with the contents intact,
+ * and a clone, whose arrays are exactly as long as their contents, takes appends of its own
+ * (it shares no room with the original, which stays as it was). */
+START_TEST(test_model_grows_and_clone_appends)
+{
+    m = model_create();
+    ck_assert_ptr_nonnull(m);
+    const size_t n = 1000, more = 37;
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_int_eq(model_add_point(m, v3((double)i, 0, 0), v3(0, 0, 0), 1.0, 0.0, NULL),
+                         (long)i);
+        if (i > 0)
+            ck_assert_int_eq(model_add_link(m, (uint32_t)(i - 1), (uint32_t)i, 1.0), (long)i - 1);
+        ck_assert_int_eq(model_add_key(m, (double)i, v3(0, (double)i, 0)), (long)i);
+    }
+    m2 = model_clone(m);
+    ck_assert_ptr_nonnull(m2);
+    for (size_t i = n; i < n + more; i++) {
+        ck_assert_int_eq(model_add_point(m2, v3((double)i, 0, 0), v3(0, 0, 0), 2.0, 0.0, "p"),
+                         (long)i);
+        ck_assert_int_eq(model_add_link(m2, (uint32_t)(i - 1), (uint32_t)i, 2.0), (long)i - 1);
+        ck_assert_int_eq(model_add_key(m2, (double)i, v3(0, (double)i, 0)), (long)i);
+        ck_assert_int_eq(model_add_pin(m2, (uint32_t)i, v3((double)i, 1, 0)), (long)(i - n));
+    }
+    ck_assert_uint_eq(m2->npoints, n + more);
+    for (size_t i = 0; i < n + more; i++) {
+        ck_assert_double_eq(m2->x0[i].x, (double)i);
+        ck_assert_double_eq(m2->key_x[i].y, (double)i);
+        ck_assert_double_eq(m2->mass[i], i < n ? 1.0 : 2.0);
+        if (i > 0)
+            ck_assert_uint_eq(m2->links[i - 1].b, i);
+    }
+    ck_assert_double_eq(m2->x0[n + more - 1].y, 1.0); /* where its pin holds it */
+    ck_assert_str_eq(m2->point_name[n], "p");
+    ck_assert_uint_eq(m->npoints, n);
+    ck_assert_uint_eq(m->nlinks, n - 1);
+    ck_assert_uint_eq(m->npins, 0);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_double_eq(m->inv_mass[i], 1.0);
+}
+END_TEST
+
 static Suite *solver_suite(void)
 {
     Suite *su = suite_create("solver");
@@ -484,6 +526,7 @@ static Suite *solver_suite(void)
     tcase_add_test(tc, test_order_alternate_vs_forward);
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_find_diverged);
+    tcase_add_test(tc, test_model_grows_and_clone_appends);
     return su;
 }
 

@@ -20,12 +20,12 @@
 
 static const double PI = 3.14159265358979323846;
 
-static struct model *load(const char *path, const struct scenario_override *ov, size_t nov)
+static struct scenario *load(const char *path, const struct scenario_override *ov, size_t nov)
 {
     struct catena_error err;
-    struct model *m = scenario_load(path, ov, nov, &err);
-    ck_assert_msg(m != NULL, "%s", err.msg);
-    return m;
+    struct scenario *sc = scenario_load(path, ov, nov, &err);
+    ck_assert_msg(sc != NULL, "%s", err.msg);
+    return sc;
 }
 
 /* Runs every step of the scenario. */
@@ -40,9 +40,11 @@ static struct state *simulate(const struct model *m)
 }
 
 /* The catenary report of the state's positions; the scenario has one chain. */
-static struct report_catenary *report(const struct model *m, const vec3 *x, long step)
+static struct report_catenary *report(const struct scenario *sc, const vec3 *x, long step)
 {
-    const struct report_catenary_options o = {.label = m->source, .first = -1, .last = -1};
+    const struct model *m = sc->model;
+    const struct report_catenary_options o = {
+        .label = sc->provenance.source, .scenario = sc->provenance.name, .first = -1, .last = -1};
     struct report_catenary *r;
     struct catena_error err;
     ck_assert_msg(report_catenary_build(m, x, step, (double)step * m->dt, &o, &r, &err) == 0, "%s",
@@ -67,13 +69,14 @@ static const char *const methods[] = {"verlet", "pbd", "xpbd"};
 
 /* The scenario under a method: verlet reads damping as the velocity kept per substep, pbd and
  * xpbd as the fraction kept per second, so the same decay rate is damping^(1/h) for them. */
-static struct model *load_method(const char *path, const char *method)
+static struct scenario *load_method(const char *path, const char *method)
 {
-    struct model *m = load(path, NULL, 0);
+    struct scenario *sc = load(path, NULL, 0);
+    const struct model *m = sc->model;
     char damping[64];
     snprintf(damping, sizeof damping, "%.17g",
              strcmp(method, "verlet") == 0 ? m->damping : pow(m->damping, m->substeps / m->dt));
-    model_destroy(m);
+    scenario_destroy(sc);
     const struct scenario_override ov[] = {{"solver.method", method}, {"solver.damping", damping}};
     return load(path, ov, 2);
 }
@@ -85,19 +88,20 @@ static struct model *load_method(const char *path, const char *method)
  * (test_bias_h2), to stay below that. */
 START_TEST(test_chain_settles_on_discrete_equilibrium)
 {
-    struct model *m = load_method(chains[_i % NCHAINS], methods[_i / NCHAINS]);
+    struct scenario *sc = load_method(chains[_i % NCHAINS], methods[_i / NCHAINS]);
+    struct model *m = sc->model;
     struct state *s = simulate(m);
-    struct report_catenary *r = report(m, s->x, s->step);
+    struct report_catenary *r = report(sc, s->x, s->step);
     const struct report_chain *c = &r->chains[0];
     printf("%s: %s, h = dt/%d, %d iterations: solver error max %.3g, rms %.3g of the span; "
            "discretisation max %.3g; stretch %.9f\n",
-           m->name, model_method_name(m->method), m->substeps, m->iterations, c->solver.max_rel,
-           c->solver.rms_rel, c->discretisation.max_rel, c->stretch.max);
+           sc->provenance.name, model_method_name(m->method), m->substeps, m->iterations,
+           c->solver.max_rel, c->solver.rms_rel, c->discretisation.max_rel, c->stretch.max);
     ck_assert(!c->extensible);
     ck_assert_double_lt(c->solver.max_rel, 1e-6);
     report_catenary_destroy(r);
     state_destroy(s);
-    model_destroy(m);
+    scenario_destroy(sc);
 }
 END_TEST
 
@@ -113,14 +117,15 @@ START_TEST(test_bias_h2)
     for (int i = 0; i < 2; i++) {
         const struct scenario_override ov[] = {{"time.substeps", sub[i]},
                                                {"solver.damping", damp[i]}};
-        struct model *m = load(VALIDATION("catenary-1.2"), ov, 2);
+        struct scenario *sc = load(VALIDATION("catenary-1.2"), ov, 2);
+        struct model *m = sc->model;
         struct state *s = simulate(m);
-        struct report_catenary *r = report(m, s->x, s->step);
+        struct report_catenary *r = report(sc, s->x, s->step);
         err[i] = r->chains[0].solver.max_rel;
         printf("catenary-1.2: h = dt/%s: settled solver error %.3g of the span\n", sub[i], err[i]);
         report_catenary_destroy(r);
         state_destroy(s);
-        model_destroy(m);
+        scenario_destroy(sc);
     }
     printf("catenary-1.2: halving h divides it by %.3f\n", err[0] / err[1]);
     ck_assert_double_ge(err[0] / err[1], 3.0);
@@ -137,8 +142,9 @@ START_TEST(test_discretisation_order)
     double prev = 0;
     for (size_t i = 0; i < 4; i++) {
         const struct scenario_override ov = {"bodies.0.segments", segments[i]};
-        struct model *m = load(VALIDATION("discretisation"), &ov, 1);
-        struct report_catenary *r = report(m, m->x0, 0);
+        struct scenario *sc = load(VALIDATION("discretisation"), &ov, 1);
+        struct model *m = sc->model;
+        struct report_catenary *r = report(sc, m->x0, 0);
         const double e = r->chains[0].discretisation.max_rel;
         if (i == 0) {
             printf("discretisation: N = %s: max %.4g of the span\n", segments[i], e);
@@ -150,7 +156,7 @@ START_TEST(test_discretisation_order)
         }
         prev = e;
         report_catenary_destroy(r);
-        model_destroy(m);
+        scenario_destroy(sc);
     }
 }
 END_TEST
@@ -164,7 +170,8 @@ END_TEST
  * O(h) error would miss by g h t / 2, about 0.1 m here. */
 static void check_ballistic(const char *path)
 {
-    struct model *m = load(path, NULL, 0);
+    struct scenario *sc = load(path, NULL, 0);
+    struct model *m = sc->model;
     struct state *s = state_create(m);
     ck_assert_ptr_nonnull(s);
     double worst = 0;
@@ -178,9 +185,10 @@ static void check_ballistic(const char *path)
         worst = fmax(worst, e / scale);
         ck_assert_msg(e <= 1e-13 * (double)s->step * scale, "step %ld: off by %g m", s->step, e);
     }
-    printf("%s: %ld steps, largest error %.3g of the coordinate\n", m->name, m->steps, worst);
+    printf("%s: %ld steps, largest error %.3g of the coordinate\n", sc->provenance.name, m->steps,
+           worst);
     state_destroy(s);
-    model_destroy(m);
+    scenario_destroy(sc);
 }
 
 START_TEST(test_free_fall_exact)
@@ -247,7 +255,8 @@ static struct swing swing(const struct model *m)
  * damping takes away over the run changes theta0^2/16 by under 1e-4: 0.1 % holds with room. */
 START_TEST(test_pendulum_period)
 {
-    struct model *m = load(VALIDATION("pendulum"), NULL, 0);
+    struct scenario *sc = load(VALIDATION("pendulum"), NULL, 0);
+    struct model *m = sc->model;
     const double len = m->links[0].rest, g = -m->gravity.y, theta0 = 0.1;
     const double expected = 2 * PI * sqrt(len / g) * (1 + theta0 * theta0 / 16);
     const struct swing w = swing(m);
@@ -256,7 +265,7 @@ START_TEST(test_pendulum_period)
     printf("pendulum: period %.6f s over %d half periods, expected %.6f s: off by %.2g\n", period,
            w.crossings - 1, expected, period / expected - 1);
     ck_assert_double_lt(fabs(period / expected - 1), 1e-3);
-    model_destroy(m);
+    scenario_destroy(sc);
 }
 END_TEST
 
@@ -273,7 +282,8 @@ START_TEST(test_pendulum_energy)
                                                {"time.steps", i == 0   ? "21000"
                                                               : i == 1 ? "42000"
                                                                        : "84000"}};
-        struct model *m = load(VALIDATION("pendulum"), ov, 2);
+        struct scenario *sc = load(VALIDATION("pendulum"), ov, 2);
+        struct model *m = sc->model;
         const struct swing w = swing(m);
         loss[i] = 1 - w.at_periods / w.e0;
         printf("pendulum: dt = %s s: energy lost over 10 periods %.2f %%, largest rise per "
@@ -285,7 +295,7 @@ START_TEST(test_pendulum_energy)
             ck_assert_double_ge(loss[i - 1] / loss[i], 1.8);
             ck_assert_double_le(loss[i - 1] / loss[i], 2.2);
         }
-        model_destroy(m);
+        scenario_destroy(sc);
     }
 }
 END_TEST
@@ -301,7 +311,8 @@ END_TEST
  * verlet or pbd sets a tension that depends on the iteration count, not on the material. */
 START_TEST(test_string_fundamental)
 {
-    struct model *m = load(VALIDATION("string"), NULL, 0);
+    struct scenario *sc = load(VALIDATION("string"), NULL, 0);
+    struct model *m = sc->model;
     const size_t n = m->nlinks, mid = n / 2;
     const double len = v3_dist(m->pins[0].at, m->pins[1].at), a = len / (double)n;
     const double tension = (a - m->links[0].rest) / m->links[0].compliance;
@@ -329,7 +340,7 @@ START_TEST(test_string_fundamental)
            tension, mu, len, f, crossings - 1, expected, f / expected - 1);
     ck_assert_double_lt(fabs(f / expected - 1), 0.01);
     state_destroy(s);
-    model_destroy(m);
+    scenario_destroy(sc);
 }
 END_TEST
 
@@ -339,7 +350,8 @@ END_TEST
  * 1e-6 (the 1 % the physics asks for, with room). */
 START_TEST(test_xpbd_hanging_mass)
 {
-    struct model *m = load(VALIDATION("xpbd-hanging-mass"), NULL, 0);
+    struct scenario *sc = load(VALIDATION("xpbd-hanging-mass"), NULL, 0);
+    struct model *m = sc->model;
     struct state *s = simulate(m);
     const struct link *l = &m->links[0];
     const double ext = v3_dist(s->x[l->a], s->x[l->b]) - l->rest;
@@ -348,7 +360,7 @@ START_TEST(test_xpbd_hanging_mass)
            ext / expected - 1);
     ck_assert_double_lt(fabs(ext / expected - 1), 1e-6);
     state_destroy(s);
-    model_destroy(m);
+    scenario_destroy(sc);
 }
 END_TEST
 

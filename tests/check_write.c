@@ -57,6 +57,11 @@ static int count_entries(const char *d)
     return n;
 }
 
+/* The scenario name the writers are given, which JSON must escape, and the steps between
+ * recorded frames. */
+static const char tricky_name[] = "tricky \"quoted\"\n";
+#define TRICKY_EVERY 5
+
 /* A chain of n points (3D when dims is 3) with every coordinate set from tricky[]. */
 static struct model *tricky_model(size_t n, int dims)
 {
@@ -64,10 +69,18 @@ static struct model *tricky_model(size_t n, int dims)
     ck_assert_ptr_nonnull(m);
     m->dims = dims;
     m->steps = 10;
-    m->every = 5;
-    free(m->name);
-    m->name = strdup("tricky \"quoted\"\n");
     return m;
+}
+
+/* The same as a scenario named tricky_name, recorded every TRICKY_EVERY steps. */
+static struct scenario *tricky_scenario(size_t n, int dims)
+{
+    struct scenario *sc = scenario_create(tricky_model(n, dims));
+    ck_assert_ptr_nonnull(sc);
+    sc->output.every = TRICKY_EVERY;
+    sc->provenance.name = strdup(tricky_name);
+    ck_assert_ptr_nonnull(sc->provenance.name);
+    return sc;
 }
 
 /* A state for m at step `step`, positions drawn from tricky[] shifted by `step`. The
@@ -99,10 +112,10 @@ static void free_state(struct state *s)
 static void write_frames(enum output_format format, const struct model *m, long nframes)
 {
     struct catena_error err = {0};
-    struct traj_writer *w = traj_open(format, dir, m, &err);
+    struct traj_writer *w = traj_open(format, dir, m, tricky_name, TRICKY_EVERY, &err);
     ck_assert_msg(w != NULL, "%s", err.msg);
     for (long f = 0; f < nframes; f++) {
-        struct state *s = tricky_state(m, f * m->every);
+        struct state *s = tricky_state(m, f * TRICKY_EVERY);
         ck_assert_int_eq(traj_append(w, s->step, s->t, s->x, &err), CATENA_OK);
         free_state(s);
     }
@@ -226,7 +239,7 @@ START_TEST(test_csv_round_trip)
     size_t rows = 0;
     for (; (line = strtok_r(NULL, "\n", &save)); rows++) {
         long frame = (long)(rows / m->npoints), point = (long)(rows % m->npoints);
-        struct state *s = tricky_state(m, frame * m->every);
+        struct state *s = tricky_state(m, frame * TRICKY_EVERY);
         char *p = line, *end;
         ck_assert_int_eq(strtol(p, &end, 10), s->step);
         ck_assert_int_eq(*end, ',');
@@ -273,7 +286,7 @@ START_TEST(test_json_round_trip)
     ck_assert_msg(root != NULL, "trajectory.json does not parse");
 
     ck_assert_int_eq(cJSON_GetObjectItem(root, "catena_trajectory")->valueint, 1);
-    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(root, "name")), m->name);
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(root, "name")), tricky_name);
     ck_assert_int_eq(cJSON_GetObjectItem(root, "dimensions")->valueint, 3);
     ck_assert(same_bits(cJSON_GetObjectItem(root, "dt")->valuedouble, m->dt));
     ck_assert_int_eq(cJSON_GetObjectItem(root, "points")->valueint, 5);
@@ -282,7 +295,7 @@ START_TEST(test_json_round_trip)
     ck_assert_int_eq(cJSON_GetArraySize(frames), 4);
     for (int f = 0; f < 4; f++) {
         cJSON *frame = cJSON_GetArrayItem(frames, f);
-        struct state *s = tricky_state(m, f * m->every);
+        struct state *s = tricky_state(m, f * TRICKY_EVERY);
         ck_assert_int_eq(cJSON_GetObjectItem(frame, "step")->valueint, s->step);
         ck_assert(same_bits(cJSON_GetObjectItem(frame, "time")->valuedouble, s->t));
         cJSON *x = cJSON_GetObjectItem(frame, "x");
@@ -307,7 +320,7 @@ START_TEST(test_json_non_finite)
 {
     struct model *m = tricky_model(3, 2);
     struct catena_error err = {0};
-    struct traj_writer *w = traj_open(FORMAT_JSON, dir, m, &err);
+    struct traj_writer *w = traj_open(FORMAT_JSON, dir, m, tricky_name, TRICKY_EVERY, &err);
     ck_assert_ptr_nonnull(w);
     struct state *s = tricky_state(m, 0);
     s->x[1] = v3(NAN, INFINITY, 0);
@@ -358,7 +371,7 @@ static void check_npy(const struct model *m, long nframes)
     ck_assert_uint_eq(len, offset + 8 * nvalues);
     const unsigned char *p = (const unsigned char *)data + offset;
     for (long f = 0; f < nframes; f++) {
-        struct state *s = tricky_state(m, f * m->every);
+        struct state *s = tricky_state(m, f * TRICKY_EVERY);
         for (size_t i = 0; i < m->npoints; i++) {
             double want[3] = {s->x[i].x, s->x[i].y, s->x[i].z};
             for (int d = 0; d < m->dims; d++, p += 8) {
@@ -398,12 +411,12 @@ END_TEST
 static char *npy_bytes(const struct model *m, int native, size_t *len)
 {
     struct catena_error err = {0};
-    struct traj_writer *w = traj_open(FORMAT_NPY, dir, m, &err);
+    struct traj_writer *w = traj_open(FORMAT_NPY, dir, m, tricky_name, TRICKY_EVERY, &err);
     ck_assert_msg(w != NULL, "%s", err.msg);
     if (!native)
         w->npy_native = 0;
     for (long f = 0; f < 3; f++) {
-        struct state *s = tricky_state(m, f * m->every);
+        struct state *s = tricky_state(m, f * TRICKY_EVERY);
         ck_assert_int_eq(traj_append(w, s->step, s->t, s->x, &err), CATENA_OK);
         free_state(s);
     }
@@ -436,7 +449,7 @@ START_TEST(test_final_name_only_after_close)
         snprintf(name, sizeof name, "trajectory.%s", traj_format_name(formats[k]));
         snprintf(tmp, sizeof tmp, ".%s.tmp.%ld", name, (long)getpid());
         struct catena_error err = {0};
-        struct traj_writer *w = traj_open(formats[k], dir, m, &err);
+        struct traj_writer *w = traj_open(formats[k], dir, m, tricky_name, TRICKY_EVERY, &err);
         ck_assert_ptr_nonnull(w);
         struct state *s = tricky_state(m, 0);
         ck_assert_int_eq(traj_append(w, s->step, s->t, s->x, &err), CATENA_OK);
@@ -456,7 +469,7 @@ START_TEST(test_abort_leaves_nothing)
 {
     struct model *m = tricky_model(3, 2);
     struct catena_error err = {0};
-    struct traj_writer *w = traj_open(FORMAT_NPY, dir, m, &err);
+    struct traj_writer *w = traj_open(FORMAT_NPY, dir, m, tricky_name, TRICKY_EVERY, &err);
     ck_assert_ptr_nonnull(w);
     struct state *s = tricky_state(m, 0);
     ck_assert_int_eq(traj_append(w, s->step, s->t, s->x, &err), CATENA_OK);
@@ -476,7 +489,7 @@ START_TEST(test_format_names)
     ck_assert_ptr_null(traj_format_name((enum output_format)64));
     struct model *m = tricky_model(2, 2);
     struct catena_error err = {0};
-    ck_assert_ptr_null(traj_open((enum output_format)64, dir, m, &err));
+    ck_assert_ptr_null(traj_open((enum output_format)64, dir, m, tricky_name, TRICKY_EVERY, &err));
     ck_assert_int_eq(err.code, CATENA_EINPUT);
     model_destroy(m);
 }
@@ -509,7 +522,7 @@ START_TEST(test_traj_full_disk)
 {
     struct model *m = tricky_model(2000, 3);
     struct catena_error err = {0};
-    struct traj_writer *w = traj_open(FORMAT_CSV, dir, m, &err);
+    struct traj_writer *w = traj_open(FORMAT_CSV, dir, m, tricky_name, TRICKY_EVERY, &err);
     ck_assert_ptr_nonnull(w);
     FILE *tmp = w->out.fp;
     w->out.fp = fopen("/dev/full", "w");
@@ -569,7 +582,7 @@ START_TEST(test_open_missing_dir)
     outfile_abort(&f);
 
     struct model *m = tricky_model(2, 2);
-    ck_assert_ptr_null(traj_open(FORMAT_NPY, missing, m, &err));
+    ck_assert_ptr_null(traj_open(FORMAT_NPY, missing, m, tricky_name, TRICKY_EVERY, &err));
     ck_assert_int_eq(err.code, CATENA_EFAIL);
     snprintf(want, sizeof want, "%s/trajectory.npy: cannot create: %s", missing, strerror(ENOENT));
     ck_assert_str_eq(err.msg, want);
@@ -623,10 +636,11 @@ static cJSON *at(const cJSON *obj, const char *key)
 
 START_TEST(test_summary_ok)
 {
-    struct model *m = tricky_model(4, 2);
-    m->formats = FORMAT_CSV | FORMAT_NPY;
-    strcpy(m->sha256, "00ff");
-    m->source = strdup("tricky.json");
+    struct scenario *scn = tricky_scenario(4, 2);
+    const struct model *m = scn->model;
+    scn->output.formats = FORMAT_CSV | FORMAT_NPY;
+    strcpy(scn->provenance.sha256, "00ff");
+    scn->provenance.source = strdup("tricky.json");
     struct run_result r = {.status = RUN_OK,
                            .steps_done = 10,
                            .wall_s = 0.5,
@@ -634,12 +648,12 @@ START_TEST(test_summary_ok)
                            .live_links = 3,
                            .diverged_point = -1};
     struct catena_error err = {0};
-    ck_assert_msg(summary_write(dir, m, &r, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_msg(summary_write(dir, scn, &r, &err) == CATENA_OK, "%s", err.msg);
 
     cJSON *root = read_summary();
     ck_assert_str_eq(at(root, "catena_version")->valuestring, "0.1.0");
     cJSON *sc = at(root, "scenario");
-    ck_assert_str_eq(at(sc, "name")->valuestring, m->name);
+    ck_assert_str_eq(at(sc, "name")->valuestring, tricky_name);
     ck_assert_str_eq(at(sc, "file")->valuestring, "tricky.json");
     ck_assert_str_eq(at(sc, "sha256")->valuestring, "00ff");
 
@@ -679,13 +693,14 @@ START_TEST(test_summary_ok)
     ck_assert_ptr_null(cJSON_GetObjectItem(root, "diverged"));
     cJSON_Delete(root);
     ck_assert_int_eq(count_entries(dir), 1);
-    model_destroy(m);
+    scenario_destroy(scn);
 }
 END_TEST
 
 START_TEST(test_summary_diverged)
 {
-    struct model *m = tricky_model(8, 3);
+    struct scenario *scn = tricky_scenario(8, 3);
+    struct model *m = scn->model;
     long b = model_add_body(m, "chain", BODY_ROPE);
     m->bodies[b].first_point = 0;
     m->bodies[b].npoints = 8;
@@ -696,7 +711,7 @@ START_TEST(test_summary_diverged)
                            .live_links = 7,
                            .diverged_point = 3};
     struct catena_error err = {0};
-    ck_assert_msg(summary_write(dir, m, &r, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_msg(summary_write(dir, scn, &r, &err) == CATENA_OK, "%s", err.msg);
     cJSON *root = read_summary();
     ck_assert_str_eq(at(root, "status")->valuestring, "diverged");
     ck_assert_double_eq(at(root, "steps_per_second")->valuedouble, 0.0); /* no wall time */
@@ -706,20 +721,20 @@ START_TEST(test_summary_diverged)
     ck_assert_int_eq(at(dv, "step")->valueint, 7);
     ck_assert_str_eq(at(dv, "point")->valuestring, "chain.3");
     cJSON_Delete(root);
-    model_destroy(m);
+    scenario_destroy(scn);
 }
 END_TEST
 
 START_TEST(test_summary_missing_dir)
 {
-    struct model *m = tricky_model(2, 2);
+    struct scenario *scn = tricky_scenario(2, 2);
     struct run_result r = {.status = RUN_OK, .diverged_point = -1};
     struct catena_error err = {0};
     char *missing = tu_path(dir, "gone");
-    ck_assert_int_eq(summary_write(missing, m, &r, &err), CATENA_EFAIL);
+    ck_assert_int_eq(summary_write(missing, scn, &r, &err), CATENA_EFAIL);
     ck_assert_msg(strstr(err.msg, "gone/summary.json: cannot create") != NULL, "%s", err.msg);
     free(missing);
-    model_destroy(m);
+    scenario_destroy(scn);
 }
 END_TEST
 

@@ -9,6 +9,16 @@
 #include <string.h>
 #include <unistd.h>
 
+struct model *tu_model_of(struct scenario *sc)
+{
+    if (!sc)
+        return NULL;
+    struct model *m = sc->model;
+    sc->model = NULL; /* scenario_destroy frees the rest; destroying a NULL model is a no-op */
+    scenario_destroy(sc);
+    return m;
+}
+
 struct model *tu_chain(size_t n, vec3 a, vec3 b, double mass, int pin_first, int pin_last,
                        double dt, int iterations)
 {
@@ -40,16 +50,17 @@ static void cloth_link(struct model *m, uint32_t a, uint32_t b, enum link_role r
         m->links[l].role = (uint8_t)role;
 }
 
-struct model *tu_cloth(int n, double size, int dims)
+struct scenario *tu_cloth(int n, double size, int dims)
 {
-    struct model *m = model_create();
-    if (!m)
+    struct scenario *sc = scenario_create(NULL);
+    if (!sc)
         return NULL;
+    struct model *m = sc->model;
     const double h = size / (n - 1);
     m->dims = dims;
     m->dt = 1.0 / 120.0;
     m->steps = 1;
-    m->formats = FORMAT_NPY;
+    sc->output.formats = FORMAT_NPY;
     const long body = model_add_body(m, "cloth", BODY_CLOTH);
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++) {
@@ -84,7 +95,7 @@ struct model *tu_cloth(int n, double size, int dims)
                                         .npoints = (uint32_t)m->npoints,
                                         .first_link = 0,
                                         .nlinks = (uint32_t)m->nlinks};
-    return m;
+    return sc;
 }
 
 void tu_add_loaded_chain(struct model *c)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "model/model.h"
+#include "scenario/scenario.h"
 
 /* A straight chain of n points from a to b, total mass spread evenly, links at rest.
  * pin_first/pin_last pin the ends. dt, steps and iterations as given; damping 1. */
@@ -16,11 +17,15 @@ struct model *tu_chain(size_t n, vec3 a, vec3 b, double mass, int pin_first, int
  * none). */
 void tu_add_loaded_chain(struct model *c);
 
-/* A square cloth of n x n points, size metres across: in the xy plane hanging down from y = 0
- * (2D) or lying in the xz plane at y = 0 (3D). Structural, shear and bend links (with their
- * roles), two faces a cell, the first row's two corners pinned, total mass 1 kg, one body
- * "cloth"; dt 1/120, 10 iterations, 1 step, NPY every step. */
-struct model *tu_cloth(int n, double size, int dims);
+/* A scenario of a square cloth of n x n points, size metres across: in the xy plane hanging
+ * down from y = 0 (2D) or lying in the xz plane at y = 0 (3D). Structural, shear and bend
+ * links (with their roles), two faces a cell, the first row's two corners pinned, total mass
+ * 1 kg, one body "cloth"; dt 1/120, 10 iterations, 1 step, NPY every step. */
+struct scenario *tu_cloth(int n, double size, int dims);
+
+/* The model of a loaded scenario, which is freed but for it (for tests that only step the
+ * model); NULL for NULL. The caller frees the model with model_destroy. */
+struct model *tu_model_of(struct scenario *sc);
 
 /* A fresh empty directory under $TMPDIR (or /tmp); the caller frees the string. */
 char *tu_tmpdir(void);

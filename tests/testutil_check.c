@@ -41,18 +41,33 @@ int tu_run(Suite *s)
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-struct model *tu_load(const char *fmt, ...)
+static struct scenario *vload(const char *fmt, va_list ap)
 {
     static char buf[8192];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
     for (char *p = buf; *p; p++)
         if (*p == '\'')
             *p = '"';
     struct catena_error err;
-    struct model *r = scenario_parse("test.json", buf, strlen(buf), NULL, 0, &err);
-    ck_assert_msg(r != NULL, "scenario refused: %s", err.msg);
-    return r;
+    struct scenario *sc = scenario_parse("test.json", buf, strlen(buf), NULL, 0, &err);
+    ck_assert_msg(sc != NULL, "scenario refused: %s", err.msg);
+    return sc;
+}
+
+struct scenario *tu_load_scenario(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    struct scenario *sc = vload(fmt, ap);
+    va_end(ap);
+    return sc;
+}
+
+struct model *tu_load(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    struct scenario *sc = vload(fmt, ap);
+    va_end(ap);
+    return tu_model_of(sc);
 }

@@ -7,6 +7,7 @@
 #include <check.h>
 
 #include "model/model.h"
+#include "scenario/scenario.h"
 
 /* The fresh directory a test writes into: tu_dir_setup makes it, tu_dir_teardown removes it
  * (a checked fixture). */
@@ -21,7 +22,8 @@ TCase *tu_tcase(Suite *s, const char *name, void (*setup)(void), void (*teardown
 int tu_run(Suite *s);
 
 /* Parses scenario text written printf-style with ' for " (one static buffer), failing the
- * test when the loader refuses it. */
+ * test when the loader refuses it: the scenario, or only its model. */
+struct scenario *tu_load_scenario(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 struct model *tu_load(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

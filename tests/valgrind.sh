@@ -1,9 +1,10 @@
 #!/bin/sh
 # catena under valgrind's memcheck: runs of shipped scenarios (a chain, with its catenary
 # report and plot too; a rope cut over obstacles; a ragdoll on platforms) and of a 3D rope
-# written in every format, a diverging run, an interrupted one, and validate on every bad
-# input, each without a memory error or a leak of any kind. Skipped (exit 77) without
-# valgrind, or for a build with AddressSanitizer, which valgrind cannot run.
+# written in every format (then compare on its JSON trajectory and on a truncated one), a
+# diverging run, an interrupted one, and validate on every bad input, each without a memory
+# error or a leak of any kind. Skipped (exit 77) without valgrind, or for a build with
+# AddressSanitizer, which valgrind cannot run.
 . "$top_srcdir/tests/lib.sh"
 
 if [ "${CATENA_SLOW_TESTS:-0}" != 1 ]; then
@@ -65,6 +66,10 @@ vg "run ragdoll-platforms.json (ragdoll, platforms, drag)" 0 run -q --steps 200 
 vg "run hanging-chain.json with its catenary report and plot" 0 run -q --steps 300 \
     --report catenary --plot -o "$tmp/h" "$top_srcdir/scenarios/hanging-chain.json"
 vg "run a 3D rope in every format" 0 run -q -o "$tmp/c" "$tmp/rope3d.json"
+vg "compare its JSON trajectory with its CSV one" 0 compare "$tmp/c/trajectory.json" \
+    "$tmp/c/trajectory.csv"
+vg "compare a truncated JSON trajectory" 2 compare "$top_srcdir/tests/data/traj/truncated.json" \
+    "$top_srcdir/tests/data/traj/small.json"
 vg "a diverging run" 1 run -q --set world.gravity='[0,-1e14,0]' --set time.dt=1 -o "$tmp/d" \
     "$tmp/rope3d.json"
 vg "validate on every bad input" 2 validate "$top_srcdir"/tests/data/bad/*.json

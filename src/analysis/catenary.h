@@ -22,6 +22,12 @@
 #include "core/error.h"
 #include "core/vec.h"
 
+/* Plane coordinates x and y finite: z does not enter the curve. */
+static inline int catenary_finite_xy(vec3 p)
+{
+    return isfinite(p.x) && isfinite(p.y);
+}
+
 /* y = y0 + a cosh((x - x0)/a); the vertex (lowest point of the whole curve) is (x0, y0 + a). */
 struct catenary {
     double a;  /* catenary parameter = horizontal tension / weight per length, m; > 0 */
@@ -29,7 +35,7 @@ struct catenary {
     double y0; /* vertex height minus a, m */
 };
 
-/* --- the analytic curve ------------------------------------------------------------------ */
+/* --- the analytic curve (analysis/catenary.c) ------------------------------------------------- */
 
 /* The catenary of total arc length `length` through p1 and p2 (x and y used; either order).
  * CATENA_EINPUT when the chord is vertical (p1.x == p2.x) or length <= |p2 - p1| (no slack),
@@ -57,12 +63,16 @@ vec3 catenary_lowest(const struct catenary *c, double xa, double xb);
  * the curve's point there (NULL allowed). */
 double catenary_sag(const struct catenary *c, double xa, double xb, vec3 *at);
 
+/* Abscissa of the curve point nearest to p (in-plane; p.z does not enter): the foot of
+ * catenary_distance. */
+double catenary_foot(const struct catenary *c, vec3 p);
+
 /* Shortest distance from p to the curve (in-plane distance combined with p.z), m; *foot gets
  * the nearest curve point, z = 0 (NULL allowed). Finds the global minimum, also for points
  * above a slack curve, where the squared distance has two local minima. */
 double catenary_distance(const struct catenary *c, vec3 p, vec3 *foot);
 
-/* --- the exact discrete chain ------------------------------------------------------------ */
+/* --- the exact discrete chain (analysis/catenary_chain.c) ------------------------------------- */
 
 /* A chain of N links between ends pinned at a and b (plane coordinates, z ignored): link i
  * joins point i to point i+1; interior point j (1..N-1) carries mass[j-1]. */
@@ -99,7 +109,7 @@ struct catenary_chain_result {
 int catenary_chain_solve(const struct catenary_chain *ch, vec3 *x, double *tension,
                          struct catenary_chain_result *res, struct catena_error *err);
 
-/* --- least-squares fit ------------------------------------------------------------------- */
+/* --- least-squares fit (analysis/catenary_fit.c) ---------------------------------------------- */
 
 struct catenary_fit {
     struct catenary c; /* fitted curve */
@@ -118,7 +128,7 @@ struct catenary_fit {
 int catenary_fit(const vec3 *p, size_t n, const struct catenary *guess, struct catenary_fit *out,
                  struct catena_error *err);
 
-/* --- error metrics ----------------------------------------------------------------------- */
+/* --- error metrics (analysis/catenary_stats.c) ------------------------------------------------ */
 
 struct catenary_stats {
     double rms, max;         /* m */
@@ -149,7 +159,7 @@ struct catenary_stretch {
 void catenary_link_stretch(const vec3 *p, const double *rest, size_t nlinks,
                            struct catenary_stretch *out);
 
-/* --- the vertical plane through two points ----------------------------------------------- */
+/* --- the vertical plane through two points (analysis/catenary_plane.c) ------------------------ */
 
 /* Plane coordinates of a point p are (u.(p-origin), v.(p-origin), w.(p-origin)). */
 struct catenary_plane {

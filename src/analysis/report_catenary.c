@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/path.h"
 #include "io/traj_read.h"
 
 /* "LABEL: WHAT: message", the chain or option the problem is about in WHAT. */
@@ -49,12 +50,6 @@ static long *next_links(const struct model *m)
 static int pinned(const struct model *m, size_t p)
 {
     return m->inv_mass[p] == 0.0;
-}
-
-int report_catenary_hangs(const struct model *m, const struct body *b)
-{
-    return b->type == BODY_ROPE && b->npoints >= 3 && pinned(m, b->first_point) &&
-           pinned(m, b->first_point + b->npoints - 1);
 }
 
 static int add_chain(struct report_catenary *r, const struct report_catenary_options *o,
@@ -129,7 +124,7 @@ static int select_default(struct report_catenary *r, const struct report_catenar
     const struct model *m = r->m;
     for (size_t i = 0; i < m->nbodies; i++) {
         const struct body *b = &m->bodies[i];
-        if (report_catenary_hangs(m, b) &&
+        if (model_body_hangs(m, b) &&
             add_chain(r, o, b->name, b->first_point, b->first_point + b->npoints - 1, err))
             return err->code;
     }
@@ -278,7 +273,7 @@ int report_catenary_build(const struct model *m, const vec3 *x, long step, doubl
     error_clear(err);
     if (!r)
         return error_set(err, CATENA_EFAIL, "%s: out of memory", o->label);
-    *r = (struct report_catenary){.m = m, .step = step, .time = time};
+    *r = (struct report_catenary){.m = m, .scenario = o->scenario, .step = step, .time = time};
     long *next = next_links(m);
     r->chains = calloc(m->nbodies + 1, sizeof *r->chains);
     int rc = next && r->chains ? select_chains(r, o, next, err)
@@ -339,7 +334,7 @@ static int frame_missing(const char *path, long step, const struct frame_span *s
 /* In a run directory, the trajectory the run wrote according to its scenario, so that a file
  * left there by an earlier run in another format is not read instead; NPY first, as
  * traj_read_open prefers it. A malloc'd path, or NULL for a file or a run without one. */
-static char *run_trajectory(const char *path, const struct model *m)
+static char *run_trajectory(const char *path, unsigned formats)
 {
     static const struct {
         enum output_format f;
@@ -351,21 +346,18 @@ static char *run_trajectory(const char *path, const struct model *m)
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
         return NULL;
     for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
-        if (!(m->formats & order[i].f))
+        if (!(formats & order[i].f))
             continue;
-        const size_t n = strlen(path) + strlen(order[i].name) + 2;
-        char *file = malloc(n);
-        if (file)
-            snprintf(file, n, "%s/%s", path, order[i].name);
-        return file;
+        return path_join(path, order[i].name);
     }
     return NULL;
 }
 
-int report_catenary_read_frame(const char *path, const struct model *m, long step, vec3 *x,
+int report_catenary_read_frame(const char *path, const struct scenario *sc, long step, vec3 *x,
                                long *step_out, double *time_out, struct catena_error *err)
 {
-    char *file = run_trajectory(path, m);
+    const struct model *m = sc->model;
+    char *file = run_trajectory(path, sc->output.formats);
     struct traj_reader *rd = traj_read_open(file ? file : path, err);
     free(file);
     if (!rd)
@@ -377,13 +369,14 @@ int report_catenary_read_frame(const char *path, const struct model *m, long ste
         rc = error_set(err, CATENA_EINPUT,
                        "%s: holds %zu points of %d coordinates, the scenario %s has %zu of %d: "
                        "not the run of this scenario",
-                       info->path, info->npoints, info->dims, m->source, m->npoints, m->dims);
+                       info->path, info->npoints, info->dims, sc->provenance.source, m->npoints,
+                       m->dims);
         goto done;
     }
     const struct traj_frame *fr;
     while ((rc = traj_read_next(rd, &fr, err)) == CATENA_OK && fr) {
         /* NPY keeps no steps: frames were recorded every `every` steps from step 0. */
-        const long st = info->has_steps ? fr->step : fr->index * m->every;
+        const long st = info->has_steps ? fr->step : fr->index * sc->output.every;
         if (sp.n++ == 0)
             sp.first = st;
         sp.last = st;

@@ -13,13 +13,15 @@
 #include "core/error.h"
 #include "model/model.h"
 #include "core/vec.h"
+#include "scenario/scenario.h"
 
 /* Which chains: every rope body with both ends pinned (the default), one body, or the
  * points first..last joined by links. */
 struct report_catenary_options {
-    const char *label; /* names the run or trajectory in messages ("LABEL: ...") */
-    const char *body;  /* a rope body's name, or NULL */
-    long first, last;  /* --points I..J; first < 0 when not given */
+    const char *label;    /* names the run or trajectory in messages ("LABEL: ...") */
+    const char *scenario; /* the scenario's name, which catenary.json gives; NULL: none */
+    const char *body;     /* a rope body's name, or NULL */
+    long first, last;     /* --points I..J; first < 0 when not given */
 };
 
 /* One chain of n = nlinks + 1 points. Plane coordinates (analysis/catenary.h): x horizontal
@@ -55,15 +57,12 @@ struct report_chain {
 
 struct report_catenary {
     const struct model *m; /* the model the report describes (not owned) */
+    const char *scenario;  /* its scenario's name, or NULL (not owned) */
     long step;             /* the frame's step */
     double time;           /* its simulated time, s (NAN when unknown) */
     size_t nchains;
     struct report_chain *chains;
 };
-
-/* 1 for a rope of at least 2 segments whose first and last points are pinned: the chains
- * the report takes by default. */
-int report_catenary_hangs(const struct model *m, const struct body *b);
 
 /* Builds the report for the positions x[m->npoints] of one frame. CATENA_EINPUT, with the
  * message naming the label and what to pass instead, when no chain qualifies or the chosen
@@ -73,11 +72,12 @@ int report_catenary_build(const struct model *m, const vec3 *x, long step, doubl
                           const struct report_catenary_options *o, struct report_catenary **out,
                           struct catena_error *err);
 
-/* Reads the frame of trajectory `path` (a file, or a run directory: traj_read_open) at `step`,
- * or the last one when step < 0, into x[m->npoints]; *step_out and *time_out get its step and
- * time. A trajectory without steps (NPY) counts its frames every m->every steps. CATENA_EINPUT
- * when the file does not match the model or holds no frame at that step. */
-int report_catenary_read_frame(const char *path, const struct model *m, long step, vec3 *x,
+/* Reads the frame of trajectory `path` (a file, or a run directory of the scenario sc:
+ * traj_read_open) at `step`, or the last one when step < 0, into x[npoints of sc's model];
+ * *step_out and *time_out get its step and time. A trajectory without steps (NPY) counts its
+ * frames every output.every steps. CATENA_EINPUT when the file does not match the model or
+ * holds no frame at that step. */
+int report_catenary_read_frame(const char *path, const struct scenario *sc, long step, vec3 *x,
                                long *step_out, double *time_out, struct catena_error *err);
 
 /* NULL is a no-op. */
@@ -89,8 +89,8 @@ void report_catenary_text(FILE *f, const struct report_catenary *r, const char *
 /* catenary.json as text (keys in catena(1)); the caller frees it. NULL on OOM. */
 char *report_catenary_json(const struct report_catenary *r, const char *source);
 
-/* Draws the report as a PNG (analysis/report_catenary_plot.c) into DIR/NAME: per chain, the simulated
- * points, the analytic curve and the discrete reference, and below them the three
+/* Draws the report as a PNG (analysis/report_catenary_plot.c) into DIR/NAME: per chain, the
+ * simulated points, the analytic curve and the discrete reference, and below them the three
  * point-by-point distances on their own scale. */
 int report_catenary_plot(const struct report_catenary *r, const char *dir, const char *name,
                          struct catena_error *err);

@@ -220,7 +220,7 @@ char *report_catenary_json(const struct report_catenary *r, const char *source)
     cJSON *root = need(cJSON_CreateObject(), &ok);
     need(cJSON_AddStringToObject(root, "catena_version", PACKAGE_VERSION), &ok);
     need(cJSON_AddStringToObject(root, "source", source), &ok);
-    need(cJSON_AddStringToObject(root, "scenario", m->name ? m->name : ""), &ok);
+    need(cJSON_AddStringToObject(root, "scenario", r->scenario ? r->scenario : ""), &ok);
     add_num(root, "step", (double)r->step, &ok);
     add_num(root, "time", r->time, &ok);
     cJSON *s = need(cJSON_AddObjectToObject(root, "solver"), &ok);

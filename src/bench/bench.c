@@ -11,8 +11,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "model/model.h"
+#include "scenario/build/build.h"
 
 // clang-format off
 static const struct bench_case cases[] = {
@@ -34,24 +36,35 @@ static const struct bench_case cases[] = {
 // clang-format on
 #define NCASES (sizeof cases / sizeof cases[0])
 
-double bench_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-double bench_cpu_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+struct model *bench_model(int dims)
+{
+    struct model *m = model_create();
+    if (!m)
+        return NULL;
+    m->dims = dims;
+    m->dt = 1.0 / 60;
+    m->order = ORDER_COLORED;
+    return m;
+}
+
+int bench_add_cloth(struct model *m, uint32_t n, double mass, int corners)
+{
+    struct cloth_def d = build_cloth_def();
+    d.name = "cloth";
+    d.rows = d.cols = n;
+    d.dx = d.dy = 0.02;
+    d.mass = mass;
+    d.bend.on = 1;
+    if (build_cloth(m, &d) < 0 || model_add_pin(m, 0, m->x0[0]) < 0 ||
+        (corners == 2 && model_add_pin(m, n - 1, m->x0[n - 1]) < 0))
+        return -1;
+    return 0;
 }
 
 double bench_median(double *v, int n)

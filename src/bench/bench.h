@@ -6,9 +6,12 @@
 #ifndef CATENA_BENCH_H
 #define CATENA_BENCH_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "core/error.h"
+
+struct model;
 
 enum bench_kind {
     BENCH_SOLVER, /* steps of a model: ns per constraint x iteration, against the reference */
@@ -83,10 +86,17 @@ int bench_writer_case(const struct bench_case *c, const struct bench_options *o,
 int bench_frames_case(const struct bench_case *c, const struct bench_options *o,
                       struct bench_result *r, struct catena_error *err);
 
-/* Shared by the cases: monotonic seconds, this process's processor seconds, and the median
- * of n values (reordered). */
-double bench_clock(void);
-double bench_cpu_clock(void);
+/* Shared by the cases (they time with core/clock.h): the median of n values (reordered). */
 double bench_median(double *v, int n);
+
+/* An empty model in dims (2 or 3) dimensions, stepped at 60 Hz with its links in coloured
+ * order: what the solver and writer cases build on. The caller frees it with model_destroy;
+ * NULL when out of memory. */
+struct model *bench_model(int dims);
+
+/* Adds the cases' n x n cloth to m: points 2 cm apart with structural, shear and bend links,
+ * mass kg in all, pinned at its first point and, when corners is 2, at the other end of its
+ * first row. 0, or -1 when out of memory. */
+int bench_add_cloth(struct model *m, uint32_t n, double mass, int corners);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "model/model.h"
+#include "model/output_format.h"
 
 struct bench_ref_point {
     double x, y, z;    /* position, m */

@@ -9,47 +9,44 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "core/clock.h"
 #include "scenario/build/build.h"
 #include "render/render.h"
 #include "run/run.h"
 
-static struct model *cloth_model(long steps)
+static struct scenario *cloth_scenario(long steps)
 {
-    struct model *m = model_create();
-    if (!m)
+    struct scenario *sc = scenario_create(NULL);
+    if (!sc)
         return NULL;
+    struct model *m = sc->model;
+    sc->output.formats = FORMAT_NPY;
+    sc->output.metrics = 0;
     m->dims = 3;
     m->dt = 1.0 / 120;
     m->steps = steps;
     m->iterations = 10;
     m->order = ORDER_COLORED;
-    m->formats = FORMAT_NPY;
-    m->metrics = 0;
-    struct cloth_def d = build_cloth_def();
-    d.name = "cloth";
-    d.rows = d.cols = 100;
-    d.dx = d.dy = 0.02;
-    d.bend.on = 1;
-    if (build_cloth(m, &d) < 0 || model_add_pin(m, 0, m->x0[0]) < 0 ||
-        model_add_pin(m, 99, m->x0[99]) < 0) {
-        model_destroy(m);
+    if (bench_add_cloth(m, 100, 1.0, 2) < 0) {
+        scenario_destroy(sc);
         return NULL;
     }
-    return m;
+    return sc;
 }
 
 int bench_frames_case(const struct bench_case *c, const struct bench_options *o,
                       struct bench_result *r, struct catena_error *err)
 {
     /* 2 s of fall, 60 frames; --quick: a tenth of a second, 4 frames */
-    struct model *m = cloth_model(o->quick ? 12 : 240);
-    if (!m)
+    struct scenario *sc = cloth_scenario(o->quick ? 12 : 240);
+    if (!sc)
         return error_set(err, CATENA_EFAIL, "%s: out of memory", c->name);
+    const struct model *m = sc->model;
     const struct run_options ro = {.out_dir = o->dir};
     struct run_result rr;
-    int rc = run_simulation(m, &ro, &rr, err);
+    int rc = run_simulation(sc, &ro, &rr, err);
     const struct render_opts opts = render_opts_default();
-    const long expected = render_frames_expected(m, &opts);
+    const long expected = render_frames_expected(sc, &opts);
     r->kind = BENCH_RENDER;
     r->reps = 3;
     snprintf(r->size, sizeof r->size, "%ld frames %dx%d of %zu points, %zu links", expected,
@@ -58,9 +55,9 @@ int bench_frames_case(const struct bench_case *c, const struct bench_options *o,
     long frames = 0;
     for (int rep = 0; rep < r->reps && rc == CATENA_OK; rep++) {
         struct render_result res;
-        const double start = bench_clock();
-        rc = render_run(m, &opts, o->dir, o->dir, 0, &res, err);
-        t[rep] = bench_clock() - start;
+        const double start = clock_monotonic_s();
+        rc = render_run(sc, &opts, o->dir, o->dir, 0, &res, err);
+        t[rep] = clock_monotonic_s() - start;
         frames = res.frames;
     }
     if (rc == CATENA_OK) {
@@ -69,6 +66,6 @@ int bench_frames_case(const struct bench_case *c, const struct bench_options *o,
         r->ok = frames == expected && expected > 0;
         snprintf(r->check, sizeof r->check, "%ld of %ld frames written", frames, expected);
     }
-    model_destroy(m);
+    scenario_destroy(sc);
     return rc;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "core/clock.h"
 #include "bench/bench_ref.h"
 #include "scenario/build/build.h"
 #include "model/model.h"
@@ -47,18 +48,12 @@ static const struct solver_case cases[] = {
 
 static struct model *base_model(int dims, enum solver_method method)
 {
-    struct model *m = model_create();
+    struct model *m = bench_model(dims);
     if (!m)
         return NULL;
-    m->name = malloc(6);
-    if (m->name)
-        memcpy(m->name, "bench", 6);
-    m->dims = dims;
-    m->dt = 1.0 / 60;
     m->steps = 1;
     m->iterations = 20;
     m->method = method;
-    m->order = ORDER_COLORED;
     return m;
 }
 
@@ -74,21 +69,6 @@ static int add_chain(struct model *m, long n)
     d.shape = ROPE_STRAIGHT;
     d.compliance = m->method == METHOD_XPBD ? 1e-7 : 0; /* a stiff cable, m/N per link */
     if (build_rope(m, &d, m->gravity) < 0 || model_add_pin(m, 0, m->x0[0]) < 0 ||
-        model_add_pin(m, (uint32_t)(n - 1), m->x0[n - 1]) < 0)
-        return -1;
-    return 0;
-}
-
-/* An n x n cloth 2 cm apart hanging from its top corners, every link family on. */
-static int add_cloth(struct model *m, long n)
-{
-    struct cloth_def d = build_cloth_def();
-    d.name = "cloth";
-    d.rows = d.cols = (uint32_t)n;
-    d.dx = d.dy = 0.02;
-    d.mass = 1e-4 * (double)n * (double)n;
-    d.bend.on = 1;
-    if (build_cloth(m, &d) < 0 || model_add_pin(m, 0, m->x0[0]) < 0 ||
         model_add_pin(m, (uint32_t)(n - 1), m->x0[n - 1]) < 0)
         return -1;
     return 0;
@@ -119,8 +99,9 @@ static struct model *build(const struct solver_case *sc, long n)
     struct model *m = base_model(sc->shape == CLOTH ? 3 : 2, sc->method);
     if (!m)
         return NULL;
+    const double cloth_mass = 1e-4 * (double)n * (double)n; /* 0.1 g a point */
     const int rc = sc->shape == CHAIN   ? add_chain(m, n)
-                   : sc->shape == CLOTH ? add_cloth(m, n)
+                   : sc->shape == CLOTH ? bench_add_cloth(m, (uint32_t)n, cloth_mass, 2)
                                         : add_ropes(m, n);
     if (rc) {
         model_destroy(m);
@@ -217,23 +198,23 @@ int bench_solver_case(const struct bench_case *c, const struct bench_options *o,
     }
     struct timing t;
     for (int rep = 0; rep < r->reps; rep++) {
-        double start = bench_clock(), cpu = bench_cpu_clock();
+        double start = clock_monotonic_s(), cpu = clock_cpu_s();
         for (long k = 0; k < steps; k++)
             solver_step(m, one);
-        t.one[rep] = bench_clock() - start;
-        t.one_cpu[rep] = bench_cpu_clock() - cpu;
+        t.one[rep] = clock_monotonic_s() - start;
+        t.one_cpu[rep] = clock_cpu_s() - cpu;
         if (memory_only)
             continue;
-        start = bench_clock();
+        start = clock_monotonic_s();
         for (long k = 0; k < steps; k++)
             bench_ref_step(ref);
-        t.ref[rep] = bench_clock() - start;
-        start = bench_clock();
-        cpu = bench_cpu_clock();
+        t.ref[rep] = clock_monotonic_s() - start;
+        start = clock_monotonic_s();
+        cpu = clock_cpu_s();
         for (long k = 0; k < steps; k++)
             solver_step(m, team);
-        t.team[rep] = bench_clock() - start;
-        t.team_cpu[rep] = bench_cpu_clock() - cpu;
+        t.team[rep] = clock_monotonic_s() - start;
+        t.team_cpu[rep] = clock_cpu_s() - cpu;
     }
     r->seconds = bench_median(t.one, r->reps);
     r->ns_per_cit = 1e9 * r->seconds / ((double)steps * work);

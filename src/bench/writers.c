@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "core/clock.h"
 #include "bench/bench_ref.h"
 #include "scenario/build/build.h"
 #include "solver/solver.h"
@@ -26,23 +27,12 @@ static const enum output_format formats[] = {FORMAT_CSV, FORMAT_JSON, FORMAT_NPY
 
 static struct model *cloth_model(void)
 {
-    struct model *m = model_create();
+    struct model *m = bench_model(3);
     if (!m)
         return NULL;
-    m->name = malloc(6);
-    if (m->name)
-        memcpy(m->name, "bench", 6);
-    m->dims = 3;
-    m->dt = 1.0 / 60;
     m->steps = FRAMES_FULL;
     m->iterations = 5;
-    m->order = ORDER_COLORED;
-    struct cloth_def d = build_cloth_def();
-    d.name = "cloth";
-    d.rows = d.cols = 100;
-    d.dx = d.dy = 0.02;
-    d.bend.on = 1;
-    if (!m->name || build_cloth(m, &d) < 0 || model_add_pin(m, 0, m->x0[0]) < 0) {
+    if (bench_add_cloth(m, 100, 1.0, 1) < 0) {
         model_destroy(m);
         return NULL;
     }
@@ -70,10 +60,10 @@ static int time_catena(enum output_format f, const char *dir, const struct model
                        struct state *s, long frames, double *seconds, long *bytes,
                        struct catena_error *err)
 {
-    struct traj_writer *w = traj_open(f, dir, m, err);
+    struct traj_writer *w = traj_open(f, dir, m, "bench", 1, err);
     if (!w)
         return err->code;
-    const double start = bench_clock();
+    const double start = clock_monotonic_s();
     for (long k = 0; k < frames; k++) {
         move(s, k);
         if (traj_append(w, s->step, s->t, s->x, err)) {
@@ -81,7 +71,7 @@ static int time_catena(enum output_format f, const char *dir, const struct model
             return err->code;
         }
     }
-    *seconds = bench_clock() - start;
+    *seconds = clock_monotonic_s() - start;
     if (traj_close(w, err))
         return err->code;
     char path[4096];
@@ -100,12 +90,12 @@ static int time_reference(enum output_format f, const char *dir, const struct mo
     if (!fp)
         return error_set(err, CATENA_EFAIL, "%s: cannot create", path);
     int rc = bench_ref_begin(fp, f, m->dims, m->npoints, frames);
-    const double start = bench_clock();
+    const double start = clock_monotonic_s();
     for (long k = 0; k < frames && !rc; k++) {
         move(s, k);
         rc = bench_ref_frame(fp, f, m->dims, m->npoints, k, s->step, s->t, s->x);
     }
-    *seconds = bench_clock() - start;
+    *seconds = clock_monotonic_s() - start;
     rc = rc || bench_ref_end(fp, f);
     *bytes = ftell(fp);
     if (fclose(fp) != 0 || rc)

@@ -1,5 +1,5 @@
-/* `catena catenary RUN_DIR|TRAJECTORY`: the catenary report (analysis/report_catenary.h) on one frame of
- * a finished run's hanging chains, as text or JSON on stdout, and its plot when asked. */
+/* `catena catenary RUN_DIR|TRAJECTORY`: the catenary report (analysis/report_catenary.h) on one
+ * frame of a finished run's hanging chains, as text or JSON on stdout, and its plot when asked. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 
@@ -111,18 +111,21 @@ static int catenary_report(const char *target, const char *scenario, long step,
                            const struct report_catenary_options *o, int json, const char *plot)
 {
     struct catena_error err;
-    struct model *m = scenario_load(scenario, NULL, 0, &err);
-    if (!m)
+    struct scenario *sc = scenario_load(scenario, NULL, 0, &err);
+    if (!sc)
         return cmd_report(&err);
+    const struct model *m = sc->model;
+    struct report_catenary_options ro = *o;
+    ro.scenario = sc->provenance.name;
     struct report_catenary *r = NULL;
     vec3 *x = malloc((m->npoints ? m->npoints : 1) * sizeof *x);
     long at = 0;
     double t = 0;
     int status = x ? CATENA_OK : error_set(&err, CATENA_EFAIL, "out of memory");
     if (status == CATENA_OK)
-        status = report_catenary_read_frame(target, m, step, x, &at, &t, &err);
+        status = report_catenary_read_frame(target, sc, step, x, &at, &t, &err);
     if (status == CATENA_OK)
-        status = report_catenary_build(m, x, at, t, o, &r, &err);
+        status = report_catenary_build(m, x, at, t, &ro, &r, &err);
     if (status == CATENA_OK && plot)
         status = catenary_plot(r, plot, &err);
     if (status != CATENA_OK) {
@@ -139,7 +142,7 @@ static int catenary_report(const char *target, const char *scenario, long step,
     }
     report_catenary_destroy(r);
     free(x);
-    model_destroy(m);
+    scenario_destroy(sc);
     return status;
 }
 

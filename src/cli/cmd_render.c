@@ -33,13 +33,13 @@ static const struct option render_longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-int cmd_render_model(const struct model *m, const struct render_opts *o, const char *run_dir,
-                     const char *out_dir, int quiet)
+int cmd_render_scenario(const struct scenario *sc, const struct render_opts *o, const char *run_dir,
+                        const char *out_dir, int quiet)
 {
     struct render_result res;
     struct catena_error err;
     const int status =
-        render_run(m, o, run_dir, out_dir, !quiet && isatty(STDERR_FILENO), &res, &err);
+        render_run(sc, o, run_dir, out_dir, !quiet && isatty(STDERR_FILENO), &res, &err);
     return status == CATENA_OK ? EXIT_SUCCESS : cmd_report(&err);
 }
 
@@ -101,8 +101,8 @@ static int check_render_set(char *arg)
 }
 
 /* Loads RUN_DIR/scenario.json under the overrides, with rendering on. */
-static struct model *load_run(const char *run_dir, const struct scenario_override *ov, size_t n,
-                              struct catena_error *err)
+static struct scenario *load_run(const char *run_dir, const struct scenario_override *ov, size_t n,
+                                 struct catena_error *err)
 {
     char *scenario = malloc(strlen(run_dir) + sizeof "/scenario.json");
     if (!scenario) {
@@ -110,13 +110,13 @@ static struct model *load_run(const char *run_dir, const struct scenario_overrid
         return NULL;
     }
     sprintf(scenario, "%s/scenario.json", run_dir);
-    struct model *m = scenario_load(scenario, ov, n, err);
+    struct scenario *sc = scenario_load(scenario, ov, n, err);
     free(scenario);
-    if (m && render_enable(m, err)) {
-        model_destroy(m);
+    if (sc && scenario_output_enable_render(&sc->output, err)) {
+        scenario_destroy(sc);
         return NULL;
     }
-    return m;
+    return sc;
 }
 
 int cmd_render(int argc, char **argv)
@@ -180,14 +180,15 @@ int cmd_render(int argc, char **argv)
         goto bad_usage;
     const char *run_dir = argv[optind];
     struct catena_error err;
-    struct model *m = load_run(run_dir, ov, render_overrides(&cli, sets, nsets, ov), &err);
-    if (!m) {
+    struct scenario *sc = load_run(run_dir, ov, render_overrides(&cli, sets, nsets, ov), &err);
+    if (!sc) {
         status = cmd_report(&err);
         goto done;
     }
-    m->render->sheet.enabled |= sheet;
-    status = cmd_render_model(m, m->render, run_dir, out_dir ? out_dir : run_dir, quiet);
-    model_destroy(m);
+    sc->output.render->sheet.enabled |= sheet;
+    status =
+        cmd_render_scenario(sc, sc->output.render, run_dir, out_dir ? out_dir : run_dir, quiet);
+    scenario_destroy(sc);
     goto done;
 bad_usage:
     status = cmd_usage_error();

@@ -94,27 +94,28 @@ static int parse_reports(const char *list, char *buf, size_t size)
     return 0;
 }
 
-/* Runs a loaded model into out_dir (or runs/NAME) and maps the outcome to an exit status. */
-static int run_model(const struct model *m, const char *out_dir, int quiet, int plot)
+/* Runs a loaded scenario into out_dir (or runs/NAME) and maps the outcome to an exit status. */
+static int run_scenario(const struct scenario *sc, const char *out_dir, int quiet, int plot)
 {
     char *dir = NULL;
     if (!out_dir) {
-        const size_t n = strlen("runs/") + strlen(m->name) + 1;
+        const char *name = sc->provenance.name;
+        const size_t n = strlen("runs/") + strlen(name) + 1;
         if (!(dir = malloc(n)))
             return cmd_no_memory();
-        snprintf(dir, n, "runs/%s", m->name);
+        snprintf(dir, n, "runs/%s", name);
         out_dir = dir;
     }
     const struct run_options o = {
         .out_dir = out_dir, .progress = !quiet && isatty(STDERR_FILENO), .plot = plot};
     struct run_result r;
     struct catena_error err;
-    int status = run_simulation(m, &o, &r, &err);
+    int status = run_simulation(sc, &o, &r, &err);
     if (status != CATENA_OK)
         cmd_report(&err);
     /* a diverged run is drawn up to its last good step: that is where to look for the cause */
-    if (m->render && (status == CATENA_OK || r.status == RUN_DIVERGED)) {
-        const int rs = cmd_render_model(m, m->render, out_dir, out_dir, quiet);
+    if (sc->output.render && (status == CATENA_OK || r.status == RUN_DIVERGED)) {
+        const int rs = cmd_render_scenario(sc, sc->output.render, out_dir, out_dir, quiet);
         status = status != CATENA_OK ? status : rs;
     }
     if (r.status == RUN_INTERRUPTED)
@@ -215,15 +216,15 @@ int cmd_run(int argc, char **argv)
     struct catena_error err;
     so.ov = ov;
     so.nov = run_overrides(&cli, ov, nov);
-    struct model *m = scenario_load_opts(argv[optind], &so, &err);
-    if (!m || (render && render_enable(m, &err))) {
+    struct scenario *sc = scenario_load_opts(argv[optind], &so, &err);
+    if (!sc || (render && scenario_output_enable_render(&sc->output, &err))) {
         status = cmd_report(&err);
-        model_destroy(m);
+        scenario_destroy(sc);
         goto done;
     }
     /* Rendering on (output.render or --render) draws the reports' pictures too. */
-    status = run_model(m, out_dir, quiet, plot || m->render != NULL);
-    model_destroy(m);
+    status = run_scenario(sc, out_dir, quiet, plot || sc->output.render != NULL);
+    scenario_destroy(sc);
     goto done;
 bad_usage:
     status = cmd_usage_error();

@@ -37,16 +37,16 @@ int cmd_validate(int argc, char **argv)
     int status = EXIT_SUCCESS, described = 0;
     for (int i = optind; i < argc; i++) {
         struct catena_error err;
-        struct model *m = scenario_load_opts(argv[i], &so, &err);
-        if (!m) {
+        struct scenario *sc = scenario_load_opts(argv[i], &so, &err);
+        if (!sc) {
             const int code = cmd_report(&err);
             status = code > status ? code : status;
             continue;
         }
         if (described++)
             putchar('\n');
-        describe_model(stdout, m);
-        model_destroy(m);
+        describe_scenario(stdout, sc);
+        scenario_destroy(sc);
     }
     return status;
 }

@@ -162,34 +162,34 @@ static void describe_world(FILE *out, const struct model *m)
     }
 }
 
-static void describe_output(FILE *out, const struct model *m)
+static void describe_output(FILE *out, const struct model *m, const struct scenario_output *o)
 {
     static const enum output_format formats[] = {FORMAT_CSV, FORMAT_JSON, FORMAT_NPY};
     fprintf(out, KEY, "outputs");
     const char *sep = "";
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
-        if (m->formats & formats[i]) {
+        if (o->formats & formats[i]) {
             fprintf(out, "%strajectory.%s", sep, traj_format_name(formats[i]));
             sep = ", ";
         }
-    if (m->metrics) {
+    if (o->metrics) {
         fprintf(out, "%smetrics.csv", sep);
         sep = ", ";
     }
     fprintf(out, "%sevents.csv", sep);
     sep = ", ";
     /* Frames are step 0 and every multiple of `every` up to `steps`. */
-    const long frames = m->every > 0 ? m->steps / m->every + 1 : 1;
+    const long frames = o->every > 0 ? m->steps / o->every + 1 : 1;
     fprintf(out, "%sscenario.json, summary.json", sep);
-    if (m->reports & REPORT_CATENARY)
+    if (o->reports & REPORT_CATENARY)
         fputs(", catenary.json, catenary.txt", out);
-    fprintf(out, "\n" KEY "%ld (%ld frames)\n", "every", m->every, frames);
+    fprintf(out, "\n" KEY "%ld (%ld frames)\n", "every", o->every, frames);
 }
 
 /* output.render: the frames a run would draw, as many as a run of all its steps gives. */
-static void describe_render(FILE *out, const struct model *m)
+static void describe_render(FILE *out, const struct scenario *sc)
 {
-    const struct render_opts *o = m->render;
+    const struct render_opts *o = sc->output.render;
     if (!o)
         return;
     fprintf(out, KEY "frames/ ", "render");
@@ -201,14 +201,16 @@ static void describe_render(FILE *out, const struct model *m)
     }
     fprintf(out, ", %dx%d, colour by %s%s (%ld frames)\n", o->width, o->height,
             render_color_by_name(o->color_by), o->sheet.enabled ? ", contact sheet" : "",
-            render_frames_expected(m, o));
+            render_frames_expected(sc, o));
 }
 
-void describe_model(FILE *out, const struct model *m)
+void describe_scenario(FILE *out, const struct scenario *sc)
 {
-    fprintf(out, KEY "%s\n", "scenario", m->name ? m->name : "");
-    if (m->source)
-        fprintf(out, KEY "%s\n", "file", m->source);
+    const struct model *m = sc->model;
+    const struct scenario_provenance *from = &sc->provenance;
+    fprintf(out, KEY "%s\n", "scenario", from->name ? from->name : "");
+    if (from->source)
+        fprintf(out, KEY "%s\n", "file", from->source);
     fprintf(out, KEY "%zu\n" KEY "%zu\n" KEY "%zu\n", "points", m->npoints, "links", m->nlinks,
             "pins", m->npins);
     describe_constraints(out, m);
@@ -217,6 +219,6 @@ void describe_model(FILE *out, const struct model *m)
     describe_time(out, m);
     describe_solver(out, m);
     describe_world(out, m);
-    describe_output(out, m);
-    describe_render(out, m);
+    describe_output(out, m, &sc->output);
+    describe_render(out, sc);
 }

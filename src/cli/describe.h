@@ -5,9 +5,9 @@
 
 #include <stdio.h>
 
-#include "model/model.h"
+#include "scenario/scenario.h"
 
-/* Writes the description of m to out; the caller checks out for write errors. */
-void describe_model(FILE *out, const struct model *m);
+/* Writes the description of the scenario to out; the caller checks out for write errors. */
+void describe_scenario(FILE *out, const struct scenario *sc);
 
 #endif

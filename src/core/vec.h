@@ -41,6 +41,11 @@ static inline double v3_dist(vec3 a, vec3 b)
 {
     return v3_len(v3_sub(a, b));
 }
+/* Component k of a: 0 is x, 1 is y, anything else z. */
+static inline double v3_comp(vec3 a, int k)
+{
+    return k == 0 ? a.x : k == 1 ? a.y : a.z;
+}
 static inline int v3_isfinite(vec3 a)
 {
     return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);

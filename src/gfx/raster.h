@@ -10,8 +10,6 @@
 
 #include "core/error.h"
 
-struct colormap;
-
 struct raster_color {
     unsigned char r, g, b; /* sRGB, 0..255 */
     unsigned char a;       /* opacity, 255 opaque, 0 draws nothing */
@@ -93,34 +91,5 @@ void raster_text(struct raster *r, int x, int y, const char *s, int scale, struc
 
 /* The 9 rows of glyph ch (bit 4 = leftmost column); '?' for ch outside 32..126. */
 const unsigned char *raster_font_glyph(int ch);
-
-/* A colour bar: the map's gradient in a rectangle, framed, labelled with min and max
- * (printf "%.3g") and an optional title. Taller than wide: vertical, max at the top, labels
- * to the right. Otherwise horizontal, min at the left, labels below. */
-struct raster_legend_def {
-    int x, y, width, height;    /* the bar, pixels */
-    const struct colormap *map; /* gradient */
-    double min, max;            /* values at the two ends, in the caller's unit */
-    const char *title;          /* above the bar; NULL for none */
-    int text_scale;             /* font scale, >= 1 */
-    struct raster_color ink;    /* frame and labels */
-    struct raster_color box;    /* behind the labels and title; a = 0 for none */
-};
-
-/* A 12x160 vertical viridis bar at (0, 0) from 0 to 1, dark ink on a light translucent box;
- * callers set the position, range and title. */
-struct raster_legend_def raster_legend_default(void);
-
-void raster_legend(struct raster *r, const struct raster_legend_def *def);
-
-/* The rectangle raster_legend covers (bar, frame, labels, title and the box's margin), for
- * placing it: e.g. flush with the right edge, move def->x left by the overflow. */
-void raster_legend_bounds(const struct raster_legend_def *def, int *x, int *y, int *w, int *h);
-
-/* A horizontal scale bar of length pixels starting at (x, y) (its bottom-left corner), with
- * end ticks and label centred above, lines scale pixels thick. box.a > 0 puts a box behind
- * it all. */
-void raster_scale_bar(struct raster *r, int x, int y, int length, const char *label, int scale,
-                      struct raster_color ink, struct raster_color box);
 
 #endif

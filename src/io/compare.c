@@ -211,11 +211,6 @@ static int pair_by_index(struct side *a, struct side *b, const struct compare_op
     }
 }
 
-static double component(vec3 v, int k)
-{
-    return k == 0 ? v.x : k == 1 ? v.y : v.z;
-}
-
 /* Equal, or both NaN: a file always compares equal to itself, diverged runs included. */
 static int same(double a, double b)
 {
@@ -252,7 +247,7 @@ static void compare_frames(const struct traj_frame *fa, const struct traj_frame 
     res->frames++;
     for (size_t p = (size_t)res->opt.point_first; p <= (size_t)res->opt.point_last; p++) {
         for (int k = 0; k < res->dims; k++) {
-            double va = component(fa->x[p], k), vb = component(fb->x[p], k);
+            double va = v3_comp(fa->x[p], k), vb = v3_comp(fb->x[p], k);
             double d = deviation(va, vb);
             double rel = vb != 0 && isfinite(vb) ? d / fabs(vb) : 0;
             int out = !within(va, vb, &res->opt);

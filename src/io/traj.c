@@ -79,18 +79,18 @@ static int report(const struct traj_writer *w, struct catena_error *err)
 }
 
 struct traj_writer *traj_open(enum output_format format, const char *dir, const struct model *m,
-                              struct catena_error *err)
+                              const char *name, long every, struct catena_error *err)
 {
     const struct traj_format_ops *ops = find_ops(format);
     if (!ops) {
         error_set(err, CATENA_EINPUT, "unknown trajectory format %d", (int)format);
         return NULL;
     }
-    char name[32];
-    snprintf(name, sizeof name, "trajectory.%s", ops->name);
+    char file[32];
+    snprintf(file, sizeof file, "trajectory.%s", ops->name);
     struct traj_writer *w = malloc(sizeof *w);
     if (!w) {
-        error_set(err, CATENA_EFAIL, "%s: %s: out of memory", dir, name);
+        error_set(err, CATENA_EFAIL, "%s: %s: out of memory", dir, file);
         return NULL;
     }
     w->ops = ops;
@@ -99,16 +99,16 @@ struct traj_writer *traj_open(enum output_format format, const char *dir, const 
     w->frames = 0;
     w->header_size = 0;
     w->npy_native = 0;
-    w->every = m->every;
+    w->every = every;
     w->off_grid = 0;
     w->side = (struct outfile){0};
     w->error = 0;
     w->len = 0;
-    if (outfile_open(&w->out, dir, name, err)) {
+    if (outfile_open(&w->out, dir, file, err)) {
         free(w);
         return NULL;
     }
-    if (ops->begin(w, m)) {
+    if (ops->begin(w, m, name)) {
         report(w, err);
         traj_abort(w);
         return NULL;

@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "model/model.h"
+#include "model/output_format.h"
 
 struct traj_writer;
 
@@ -12,9 +13,11 @@ struct traj_writer;
  * float64, when the frames are not steps 0, every, 2 every, ... (io/write_npy.c). */
 #define TRAJ_FRAMES_SUFFIX "-frames.npy"
 
-/* Opens the writer for one format in dir ("trajectory.csv", ".json" or ".npy"). */
+/* Opens the writer for one format in dir ("trajectory.csv", ".json" or ".npy"). name is the
+ * scenario's (the JSON header says it) and every the interval of the recorded steps
+ * (output.every: the JSON header says it; NPY expects its frames on that grid). */
 struct traj_writer *traj_open(enum output_format format, const char *dir, const struct model *m,
-                              struct catena_error *err);
+                              const char *name, long every, struct catena_error *err);
 
 /* Appends one frame: the positions x[npoints] (m) at step `step`, time t (s). */
 int traj_append(struct traj_writer *w, long step, double t, const vec3 *x,

@@ -24,7 +24,8 @@ struct traj_writer {
     size_t header_size;  /* npy: bytes reserved for the header, rewritten at close */
     int npy_native;      /* npy: 1 when the host stores doubles as the file does (little-endian),
                             so positions are copied as they are; 0: byte by byte */
-    long every;          /* npy: output.every, the grid frames are expected on (step k every) */
+    long every;          /* output.every: json writes it; npy expects its frames on the grid
+                            step k every */
     int off_grid;        /* npy: 1 once a frame was recorded off that grid */
     struct outfile side; /* npy: trajectory-frames.npy, streamed beside it and kept only when a
                             frame is off the grid (side.fp NULL when not open) */
@@ -36,7 +37,8 @@ struct traj_writer {
 /* One format. Each operation returns 0, or -1 with w->error set. */
 struct traj_format_ops {
     const char *name; /* "csv": the file is trajectory.csv */
-    int (*begin)(struct traj_writer *w, const struct model *m);
+    int (*begin)(struct traj_writer *w, const struct model *m,
+                 const char *name); /* name: the scenario's, for the header */
     /* one frame: step, time t (s), positions x[npoints] (m); w->frames counts those before */
     int (*frame)(struct traj_writer *w, long step, double t, const vec3 *x);
     int (*end)(struct traj_writer *w);

@@ -12,6 +12,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "core/path.h"
+
 static const struct {
     const char *ext;
     enum output_format format;
@@ -24,22 +26,13 @@ static const struct {
 };
 enum { NFORMATS = sizeof formats / sizeof formats[0] };
 
-static char *join(const char *dir, const char *name)
-{
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
-
 /* The trajectory inside a run directory, malloc'd; NULL with err set if there is none. */
 static char *find_in_dir(const char *dir, struct catena_error *err)
 {
     for (int i = 0; i < NFORMATS; i++) {
         char name[32];
         snprintf(name, sizeof name, "trajectory%s", formats[i].ext);
-        char *path = join(dir, name);
+        char *path = path_join(dir, name);
         struct stat st;
         if (!path) {
             error_set(err, CATENA_EINPUT, "%s: out of memory", dir);

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "model/model.h"
+#include "model/output_format.h"
 #include "core/vec.h"
 
 struct traj_reader;

@@ -5,9 +5,10 @@
 #include "core/fmt_double.h"
 #include "io/traj_format.h"
 
-static int csv_begin(struct traj_writer *w, const struct model *m)
+static int csv_begin(struct traj_writer *w, const struct model *m, const char *name)
 {
     (void)m;
+    (void)name;
     const char *header = w->dims == 3 ? "step,time,point,x,y,z\n" : "step,time,point,x,y\n";
     return traj_put(w, header, strlen(header));
 }

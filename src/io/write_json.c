@@ -48,10 +48,10 @@ static int put_string(struct traj_writer *w, const char *s)
     return traj_put(w, "\"", 1);
 }
 
-static int json_begin(struct traj_writer *w, const struct model *m)
+static int json_begin(struct traj_writer *w, const struct model *m, const char *name)
 {
     static const char open[] = "{\"catena_trajectory\":1,\"name\":";
-    if (traj_put(w, open, strlen(open)) || put_string(w, m->name))
+    if (traj_put(w, open, strlen(open)) || put_string(w, name))
         return -1;
     char *p = traj_room(w, TRAJ_ROW_MAX);
     if (!p)
@@ -63,7 +63,7 @@ static int json_begin(struct traj_writer *w, const struct model *m)
     p = put_text(p, ",\"points\":");
     p += fmt_long(p, (long)m->npoints);
     p = put_text(p, ",\"every\":");
-    p += fmt_long(p, m->every);
+    p += fmt_long(p, w->every);
     p = put_text(p, ",\"frames\":[");
     w->len = (size_t)(p - w->buf);
     return 0;

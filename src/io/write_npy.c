@@ -98,9 +98,10 @@ static int frames_open(struct traj_writer *w)
     return 0;
 }
 
-static int npy_begin(struct traj_writer *w, const struct model *m)
+static int npy_begin(struct traj_writer *w, const struct model *m, const char *name)
 {
     (void)m;
+    (void)name;
     /* Sized for the widest frame count, so the rewrite at close always fits. */
     w->header_size =
         npy_header_size((size_t)snprintf(NULL, 0, NPY_DICT, LONG_MAX, w->npoints, w->dims));

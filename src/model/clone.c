@@ -45,11 +45,6 @@ struct model *model_clone(const struct model *m)
         return NULL;
     *c = *m;
     int oom = 0;
-    c->name = dup_string(m->name, &oom);
-    c->source = dup_string(m->source, &oom);
-    c->overrides = dup_strings(m->overrides, m->noverrides, &oom);
-    c->scenario_json = dup_string(m->scenario_json, &oom);
-    c->render = NULL; /* output settings: a run's copy does not render */
     c->x0 = dup_array(m->x0, m->npoints, sizeof *m->x0, &oom);
     c->v0 = dup_array(m->v0, m->npoints, sizeof *m->v0, &oom);
     c->inv_mass = dup_array(m->inv_mass, m->npoints, sizeof *m->inv_mass, &oom);
@@ -73,26 +68,13 @@ struct model *model_clone(const struct model *m)
     c->key_t = dup_array(m->key_t, m->nkeys, sizeof *m->key_t, &oom);
     c->key_x = dup_array(m->key_x, m->nkeys, sizeof *m->key_x, &oom);
     c->events = dup_array(m->events, m->nevents, sizeof *m->events, &oom);
-    /* The copy's arrays are exactly as long as their contents. */
-    c->point_cap = m->npoints;
-    c->link_cap = m->nlinks;
-    c->pin_cap = m->npins;
-    c->body_cap = m->nbodies;
-    c->angle_cap = m->nangles;
-    c->area_cap = m->nareas;
-    c->area_index_cap = m->narea_index;
-    c->shape_cap = m->nshapes;
-    c->shape_index_cap = m->nshape_index;
-    c->attachment_cap = m->nattachments;
-    c->face_cap = m->nfaces;
-    c->obstacle_cap = m->nobstacles;
-    c->key_cap = m->nkeys;
-    c->event_cap = m->nevents;
+    /* The copy's arrays are exactly as long as their contents: no room is known, so an
+     * append to the copy makes its own (model/model.c). */
+    c->capacity = NULL;
     if (oom) {
         /* model_destroy walks these lists: none is walked that was not copied */
         c->npoints = c->point_name ? c->npoints : 0;
         c->nbodies = c->bodies ? c->nbodies : 0;
-        c->noverrides = c->overrides ? c->noverrides : 0;
         model_destroy(c);
         return NULL;
     }

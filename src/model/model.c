@@ -1,5 +1,6 @@
 /* Model construction and teardown. Arrays grow geometrically while a scenario is built
- * and never change afterwards. */
+ * (the room they have is kept in struct model_capacity, private to this file) and never
+ * change afterwards. */
 #include "model/model.h"
 
 #include <stdio.h>
@@ -19,11 +20,24 @@ struct model *model_create(void)
     m->order = ORDER_ALTERNATE;
     m->damping = 1.0;
     m->gravity = v3(0, -9.81, 0);
-    m->formats = FORMAT_CSV;
-    m->every = 1;
     m->collide_every = 1;
-    m->metrics = 1;
     return m;
+}
+
+/* The room each array has, in elements, while model_add_* grows them geometrically. Kept
+ * out of struct model, which describes the physics only. */
+struct model_capacity {
+    size_t points, links, pins, bodies, angles, areas, area_index, shapes, shape_index, attachments,
+        faces, obstacles, keys, events;
+};
+
+/* m's capacities, made (all 0) by the first append; NULL on OOM. A model whose arrays were
+ * not grown here (a clone) starts from 0 too: its next append of each array reallocates. */
+static struct model_capacity *capacity(struct model *m)
+{
+    if (!m->capacity)
+        m->capacity = calloc(1, sizeof *m->capacity);
+    return m->capacity;
 }
 
 /* Grows *arr (of elements of size elem) so that index n fits; cap is the capacity. */
@@ -32,6 +46,8 @@ static int grow(void **arr, size_t elem, size_t n, size_t *cap)
     if (n < *cap)
         return 0;
     size_t c = *cap ? *cap * 2 : 16;
+    while (c <= n) /* only for arrays this file did not grow: 16, 32, ... past n */
+        c *= 2;
     void *p = realloc(*arr, c * elem);
     if (!p)
         return -1;
@@ -53,7 +69,10 @@ static char *dup_or_null(const char *s)
 
 long model_add_point(struct model *m, vec3 x, vec3 v, double mass, double radius, const char *name)
 {
-    size_t n = m->npoints, cap = m->point_cap;
+    struct model_capacity *room = capacity(m);
+    if (!room)
+        return -1;
+    size_t n = m->npoints, cap = room->points;
     if (n >= cap) {
         size_t c = cap;
         if (grow((void **)&m->x0, sizeof *m->x0, n, &c) ||
@@ -63,7 +82,7 @@ long model_add_point(struct model *m, vec3 x, vec3 v, double mass, double radius
             (c = cap, grow((void **)&m->radius, sizeof *m->radius, n, &c)) ||
             (c = cap, grow((void **)&m->point_name, sizeof *m->point_name, n, &c)))
             return -1;
-        m->point_cap = c;
+        room->points = c;
     }
     char *copy = dup_or_null(name);
     if (name && !copy)
@@ -80,7 +99,8 @@ long model_add_point(struct model *m, vec3 x, vec3 v, double mass, double radius
 
 long model_add_link(struct model *m, uint32_t a, uint32_t b, double rest)
 {
-    if (grow((void **)&m->links, sizeof *m->links, m->nlinks, &m->link_cap))
+    struct model_capacity *room = capacity(m);
+    if (!room || grow((void **)&m->links, sizeof *m->links, m->nlinks, &room->links))
         return -1;
     m->links[m->nlinks] = (struct link){.a = a, .b = b, .rest = rest, .stiffness = 1.0};
     return (long)m->nlinks++;
@@ -88,7 +108,8 @@ long model_add_link(struct model *m, uint32_t a, uint32_t b, double rest)
 
 long model_add_angle(struct model *m, uint32_t a, uint32_t b, uint32_t c, double min, double max)
 {
-    if (grow((void **)&m->angles, sizeof *m->angles, m->nangles, &m->angle_cap))
+    struct model_capacity *room = capacity(m);
+    if (!room || grow((void **)&m->angles, sizeof *m->angles, m->nangles, &room->angles))
         return -1;
     m->angles[m->nangles] =
         (struct angle){.a = a, .b = b, .c = c, .min = min, .max = max, .stiffness = 1.0};
@@ -96,56 +117,65 @@ long model_add_angle(struct model *m, uint32_t a, uint32_t b, uint32_t c, double
 }
 
 /* Shoelace formula in the x-y plane; counter-clockwise is positive. */
-static double polygon_area(const struct model *m, const uint32_t *idx, size_t n)
+static double polygon_area(const struct model *m, const vec3 *x, const struct area *ar)
 {
+    const uint32_t *idx = m->area_index + ar->first;
     double twice = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        const vec3 p = m->x0[idx[i]], q = m->x0[idx[(i + 1) % n]];
+    for (uint32_t i = 0; i < ar->count; i++) {
+        const vec3 p = x[idx[i]], q = x[idx[i + 1 == ar->count ? 0 : i + 1]];
         twice += p.x * q.y - q.x * p.y;
     }
     return 0.5 * twice;
 }
 
 /* Divergence theorem: the sum of signed tetrahedra from the origin to each face. */
-static double mesh_volume(const struct model *m, uint32_t first, uint32_t n)
+static double mesh_volume(const struct model *m, const vec3 *x, const struct area *ar)
 {
     double six = 0.0;
-    for (uint32_t f = first; f < first + n; f++) {
+    for (uint32_t f = ar->first; f < ar->first + ar->count; f++) {
         const uint32_t *v = m->faces[f].v;
-        six += v3_dot(m->x0[v[0]], v3_cross(m->x0[v[1]], m->x0[v[2]]));
+        six += v3_dot(x[v[0]], v3_cross(x[v[1]], x[v[2]]));
     }
     return six / 6.0;
 }
 
-static long add_area_record(struct model *m, uint32_t first, uint32_t count, int is_volume,
-                            double rest)
+double model_area_value(const struct model *m, const vec3 *x, size_t i)
 {
-    if (grow((void **)&m->areas, sizeof *m->areas, m->nareas, &m->area_cap))
+    const struct area *ar = &m->areas[i];
+    return ar->is_volume ? mesh_volume(m, x, ar) : polygon_area(m, x, ar);
+}
+
+/* The record, its rest the area or volume of x0. */
+static long add_area_record(struct model *m, uint32_t first, uint32_t count, int is_volume)
+{
+    struct model_capacity *room = capacity(m);
+    if (!room || grow((void **)&m->areas, sizeof *m->areas, m->nareas, &room->areas))
         return -1;
     m->areas[m->nareas] = (struct area){.first = first,
                                         .count = count,
                                         .is_volume = (uint8_t)is_volume,
-                                        .rest = rest,
                                         .pressure = 1.0,
                                         .stiffness = 1.0};
+    m->areas[m->nareas].rest = model_area_value(m, m->x0, m->nareas);
     return (long)m->nareas++;
 }
 
 long model_add_area(struct model *m, const uint32_t *points, size_t n)
 {
     const size_t first = m->narea_index;
+    struct model_capacity *room = capacity(m);
     for (size_t i = 0; i < n; i++) {
-        if (grow((void **)&m->area_index, sizeof *m->area_index, m->narea_index,
-                 &m->area_index_cap))
+        if (!room ||
+            grow((void **)&m->area_index, sizeof *m->area_index, m->narea_index, &room->area_index))
             return -1;
         m->area_index[m->narea_index++] = points[i];
     }
-    return add_area_record(m, (uint32_t)first, (uint32_t)n, 0, polygon_area(m, points, n));
+    return add_area_record(m, (uint32_t)first, (uint32_t)n, 0);
 }
 
 long model_add_volume(struct model *m, uint32_t first_face, uint32_t nfaces)
 {
-    return add_area_record(m, first_face, nfaces, 1, mesh_volume(m, first_face, nfaces));
+    return add_area_record(m, first_face, nfaces, 1);
 }
 
 /* Rest offsets are taken from the mass-weighted centre; a group with no free mass (all
@@ -161,17 +191,20 @@ long model_add_shape(struct model *m, const uint32_t *points, size_t n, double s
         const double w = wsum > 0.0 ? m->mass[points[i]] / wsum : 1.0 / (double)n;
         c = v3_add(c, v3_scale(m->x0[points[i]], w));
     }
+    struct model_capacity *room = capacity(m);
+    if (!room)
+        return -1;
     for (size_t i = 0; i < n; i++) {
-        size_t cap = m->shape_index_cap;
+        size_t cap = room->shape_index;
         if (grow((void **)&m->shape_index, sizeof *m->shape_index, m->nshape_index, &cap) ||
-            (cap = m->shape_index_cap,
+            (cap = room->shape_index,
              grow((void **)&m->shape_rest, sizeof *m->shape_rest, m->nshape_index, &cap)))
             return -1;
-        m->shape_index_cap = cap;
+        room->shape_index = cap;
         m->shape_index[m->nshape_index] = points[i];
         m->shape_rest[m->nshape_index++] = v3_sub(m->x0[points[i]], c);
     }
-    if (grow((void **)&m->shapes, sizeof *m->shapes, m->nshapes, &m->shape_cap))
+    if (grow((void **)&m->shapes, sizeof *m->shapes, m->nshapes, &room->shapes))
         return -1;
     m->shapes[m->nshapes] =
         (struct shape){.first = (uint32_t)first, .count = (uint32_t)n, .stiffness = stiffness};
@@ -180,7 +213,9 @@ long model_add_shape(struct model *m, const uint32_t *points, size_t n, double s
 
 long model_add_attachment(struct model *m, uint32_t a, uint32_t b)
 {
-    if (grow((void **)&m->attachments, sizeof *m->attachments, m->nattachments, &m->attachment_cap))
+    struct model_capacity *room = capacity(m);
+    if (!room ||
+        grow((void **)&m->attachments, sizeof *m->attachments, m->nattachments, &room->attachments))
         return -1;
     m->attachments[m->nattachments] = (struct attachment){.a = a, .b = b, .stiffness = 1.0};
     return (long)m->nattachments++;
@@ -188,7 +223,8 @@ long model_add_attachment(struct model *m, uint32_t a, uint32_t b)
 
 long model_add_face(struct model *m, uint32_t a, uint32_t b, uint32_t c, uint32_t body)
 {
-    if (grow((void **)&m->faces, sizeof *m->faces, m->nfaces, &m->face_cap))
+    struct model_capacity *room = capacity(m);
+    if (!room || grow((void **)&m->faces, sizeof *m->faces, m->nfaces, &room->faces))
         return -1;
     m->faces[m->nfaces] = (struct face){.v = {a, b, c}, .body = body};
     return (long)m->nfaces++;
@@ -196,7 +232,8 @@ long model_add_face(struct model *m, uint32_t a, uint32_t b, uint32_t c, uint32_
 
 long model_add_pin(struct model *m, uint32_t point, vec3 at)
 {
-    if (grow((void **)&m->pins, sizeof *m->pins, m->npins, &m->pin_cap))
+    struct model_capacity *room = capacity(m);
+    if (!room || grow((void **)&m->pins, sizeof *m->pins, m->npins, &room->pins))
         return -1;
     m->pins[m->npins] = (struct pin){.point = point, .at = at};
     m->inv_mass[point] = 0.0;
@@ -206,7 +243,9 @@ long model_add_pin(struct model *m, uint32_t point, vec3 at)
 
 long model_add_obstacle(struct model *m, const struct obstacle *o)
 {
-    if (grow((void **)&m->obstacles, sizeof *m->obstacles, m->nobstacles, &m->obstacle_cap))
+    struct model_capacity *room = capacity(m);
+    if (!room ||
+        grow((void **)&m->obstacles, sizeof *m->obstacles, m->nobstacles, &room->obstacles))
         return -1;
     m->obstacles[m->nobstacles] = *o;
     return (long)m->nobstacles++;
@@ -214,11 +253,14 @@ long model_add_obstacle(struct model *m, const struct obstacle *o)
 
 long model_add_key(struct model *m, double t, vec3 x)
 {
-    size_t cap = m->key_cap;
-    if (grow((void **)&m->key_t, sizeof *m->key_t, m->nkeys, &cap) ||
-        (cap = m->key_cap, grow((void **)&m->key_x, sizeof *m->key_x, m->nkeys, &cap)))
+    struct model_capacity *room = capacity(m);
+    if (!room)
         return -1;
-    m->key_cap = cap;
+    size_t cap = room->keys;
+    if (grow((void **)&m->key_t, sizeof *m->key_t, m->nkeys, &cap) ||
+        (cap = room->keys, grow((void **)&m->key_x, sizeof *m->key_x, m->nkeys, &cap)))
+        return -1;
+    room->keys = cap;
     m->key_t[m->nkeys] = t;
     m->key_x[m->nkeys] = x;
     return (long)m->nkeys++;
@@ -226,7 +268,8 @@ long model_add_key(struct model *m, double t, vec3 x)
 
 long model_add_event(struct model *m, const struct event *e)
 {
-    if (grow((void **)&m->events, sizeof *m->events, m->nevents, &m->event_cap))
+    struct model_capacity *room = capacity(m);
+    if (!room || grow((void **)&m->events, sizeof *m->events, m->nevents, &room->events))
         return -1;
     m->events[m->nevents] = *e;
     return (long)m->nevents++;
@@ -234,7 +277,8 @@ long model_add_event(struct model *m, const struct event *e)
 
 long model_add_body(struct model *m, const char *name, enum body_type type)
 {
-    if (grow((void **)&m->bodies, sizeof *m->bodies, m->nbodies, &m->body_cap))
+    struct model_capacity *room = capacity(m);
+    if (!room || grow((void **)&m->bodies, sizeof *m->bodies, m->nbodies, &room->bodies))
         return -1;
     char *copy = dup_or_null(name);
     if (name && !copy)
@@ -251,13 +295,6 @@ void model_destroy(struct model *m)
         free(m->point_name[i]);
     for (size_t i = 0; i < m->nbodies; i++)
         free(m->bodies[i].name);
-    free(m->name);
-    free(m->source);
-    for (size_t i = 0; i < m->noverrides; i++)
-        free(m->overrides[i]);
-    free(m->overrides);
-    free(m->scenario_json);
-    free(m->render);
     free(m->x0);
     free(m->v0);
     free(m->inv_mass);
@@ -279,6 +316,7 @@ void model_destroy(struct model *m)
     free(m->key_t);
     free(m->key_x);
     free(m->events);
+    free(m->capacity);
     free(m);
 }
 
@@ -295,6 +333,12 @@ const char *model_point_label(const struct model *m, size_t i, char *buf, size_t
     }
     snprintf(buf, size, "%zu", i);
     return buf;
+}
+
+int model_body_hangs(const struct model *m, const struct body *b)
+{
+    return b->type == BODY_ROPE && b->npoints >= 3 && m->inv_mass[b->first_point] == 0.0 &&
+           m->inv_mass[b->first_point + b->npoints - 1] == 0.0;
 }
 
 const char *model_method_name(enum solver_method method)

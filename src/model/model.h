@@ -1,6 +1,8 @@
 /* The static description of a simulation (MuJoCo's mjModel): everything that does not
- * change while stepping. Flat arrays indexed by point or link; no per-point allocation.
- * Filled by scenario/scenario.c (and the build_*.c generators), read by the solver and writers. */
+ * change while stepping, and physics only (what a run writes and where the scenario came
+ * from are the scenario's: scenario/scenario.h). Flat arrays indexed by point or link; no
+ * per-point allocation. Filled by the scenario loader (and the scenario/build/ generators),
+ * read by the solver and writers. */
 #ifndef CATENA_MODEL_H
 #define CATENA_MODEL_H
 
@@ -8,8 +10,9 @@
 #include <stdint.h>
 
 #include "core/vec.h"
+#include "model/obstacle.h"
 
-struct render_opts; /* render/render.h */
+struct model_capacity; /* model/model.c */
 
 enum solver_method {
     METHOD_VERLET, /* Jakobsen: implicit velocity, per-substep damping, stiffness 0..1 */
@@ -29,17 +32,6 @@ enum solver_kernel {
     KERNEL_BATCHED, /* gathered once a step into flat arrays; colours or independent runs
                        shared by solver.threads threads (solver/batch/batch.c) */
     KERNEL_SIMPLE,  /* one link at a time through solver/distance.c: the reference */
-};
-
-enum output_format {
-    FORMAT_CSV = 1 << 0,
-    FORMAT_JSON = 1 << 1,
-    FORMAT_NPY = 1 << 2,
-};
-
-/* Analysis reports written at the end of a run (output.reports). */
-enum report_kind {
-    REPORT_CATENARY = 1 << 0,
 };
 
 enum body_type {
@@ -136,27 +128,6 @@ struct pin {
     uint32_t first_key, nkeys;          /* keyframes: key_t/key_x[first_key..+nkeys) */
 };
 
-/* Obstacles (solver/collide/collide.h). Each point collides as a sphere of its radius. */
-enum obstacle_type {
-    OBSTACLE_PLANE,   /* the half-space behind the plane through p with unit normal n */
-    OBSTACLE_SPHERE,  /* a ball of radius r about p */
-    OBSTACLE_BOX,     /* a solid box: centre p, half extents half, axes rot */
-    OBSTACLE_CAPSULE, /* the segment p..q thickened by r */
-    OBSTACLE_BOUNDS,  /* the inside of a box (centre p, half, rot): points are kept in */
-};
-
-struct obstacle {
-    uint8_t type;       /* enum obstacle_type */
-    vec3 p, q;          /* m: plane point, centre, or capsule ends */
-    vec3 n;             /* plane: unit outward normal */
-    vec3 half;          /* box, bounds: half extents, m (2D: z is INFINITY) */
-    double rot[3][3];   /* box, bounds: column k is the box's k-th axis in world space */
-    double r;           /* sphere, capsule: radius, m */
-    double friction;    /* 0..1: fraction of the tangential displacement removed on contact */
-    double restitution; /* 0..1: fraction of the normal velocity reflected */
-    vec3 lo, hi;        /* world bounding box for the broad phase (planes: infinite) */
-};
-
 /* Events (run/events.h): applied between steps, when `step` steps are done. */
 enum event_kind {
     EVENT_CUT,      /* split a link, taking two reserved points and a reserved link */
@@ -222,17 +193,7 @@ struct body {
 #define BODY_COLOR_SET 0x1000000u
 
 struct model {
-    char *name;      /* scenario name */
-    char *source;    /* path of the scenario file (for messages) */
-    char sha256[65]; /* hex SHA-256 of the scenario file's bytes */
-    int dims;        /* 2 or 3; in 2D every z is 0 */
-
-    char **overrides; /* [noverrides] the --set overrides applied, "PATH=VALUE", in order */
-    size_t noverrides;
-    /* The effective scenario as JSON text: the file after the --set overrides, with "name"
-     * filled in. A run writes it as scenario.json, so that the run directory alone rebuilds
-     * the model. NULL for models built in code. */
-    char *scenario_json;
+    int dims; /* 2 or 3; in 2D every z is 0 */
 
     double dt;    /* time step, s */
     long steps;   /* steps to run */
@@ -305,22 +266,15 @@ struct model {
     double settle_speed;   /* m/s; 0 = run all steps */
     double settle_for;     /* s the largest speed must stay below settle_speed */
 
-    unsigned formats; /* enum output_format bits */
-    long every;       /* record every k-th step (step 0 is always recorded) */
-    int metrics;      /* 1: write metrics.csv (output.metrics, default 1) */
-    unsigned reports; /* enum report_kind bits: reports written at the end of a run */
-
-    struct render_opts *render; /* output.render; NULL when absent (render/render.h) */
-
-    /* allocated lengths while building */
-    size_t point_cap, link_cap, pin_cap, body_cap, angle_cap, area_cap, area_index_cap, shape_cap,
-        shape_index_cap, attachment_cap, face_cap;
-    size_t obstacle_cap, key_cap, event_cap;
+    /* The room in the arrays while model_add_* grows them: bookkeeping private to
+     * model/model.c, made by the first append; NULL for a model no append has grown (a
+     * clone), whose next append makes room anew. */
+    struct model_capacity *capacity;
 };
 
 /* A model with the format's defaults (catena-scenario(5)) and no points: dims 2,
- * substeps 1, verlet, 10 iterations, alternate order, damping 1, gravity (0, -9.81, 0),
- * CSV every step. dt and steps are 0 until set. NULL on OOM. */
+ * substeps 1, verlet, 10 iterations, alternate order, damping 1, gravity (0, -9.81, 0).
+ * dt and steps are 0 until set. NULL on OOM. */
 struct model *model_create(void);
 
 /* Appends a point (mass 0 = pinned; name may be NULL and is copied). Returns its index,
@@ -341,6 +295,11 @@ long model_add_area(struct model *m, const uint32_t *points, size_t n);
 /* Appends a volume over the faces [first_face, first_face + nfaces) already added, rest =
  * their enclosed volume from x0. Returns its index or -1. */
 long model_add_volume(struct model *m, uint32_t first_face, uint32_t nfaces);
+
+/* The signed area (2D polygon, counter-clockwise positive) or volume (3D mesh, outward normals
+ * positive) of area i measured on the positions x[npoints]: x0 gives the rest, the state's
+ * positions the current value. */
+double model_area_value(const struct model *m, const vec3 *x, size_t i);
 
 /* Appends a shape-matching group over n points (copied); rest offsets from x0 and masses.
  * Returns its index or -1. */
@@ -375,6 +334,10 @@ void model_destroy(struct model *m);
 
 /* The display name of point i: its name, "body.k", or its index (buffer owned by caller). */
 const char *model_point_label(const struct model *m, size_t i, char *buf, size_t size);
+
+/* 1 for a body that hangs between two pins: a rope of at least 2 segments whose first and
+ * last points are pinned (inverse mass 0). The catenary report takes such ropes. */
+int model_body_hangs(const struct model *m, const struct body *b);
 
 /* Human names for enums (for validate, summary.json and messages). */
 const char *model_method_name(enum solver_method method);

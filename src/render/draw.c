@@ -300,17 +300,17 @@ static void draw_overlay(struct render_scene *sc, struct raster *r, const struct
     const struct render_overlay *ov = &sc->ov;
     const int ts = ov->text_scale;
     char text[512];
-    snprintf(text, sizeof text, "%s  t = %.3f s  step %ld", sc->m->name ? sc->m->name : "", f->time,
+    snprintf(text, sizeof text, "%s  t = %.3f s  step %ld", sc->title ? sc->title : "", f->time,
              (long)floor(f->step + 1e-9));
     raster_text(r, 6, 6, text, ts, ink, label_box);
     if (ov->legend) {
-        raster_legend(r, &ov->legend_def);
+        legend_draw(r, &ov->legend_def);
     }
     const double len = nice_length(0.25 * sc->o->width / sc->cam.scale);
     if (!isfinite(len) || len <= 0)
         return;
     snprintf(text, sizeof text, "%g m", len);
-    raster_scale_bar(r, 6 + 2 * ts, sc->o->height - 6 - 2 * ts, (int)lround(len * sc->cam.scale),
+    legend_scale_bar(r, 6 + 2 * ts, sc->o->height - 6 - 2 * ts, (int)lround(len * sc->cam.scale),
                      text, ts, ink, label_box);
 }
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gfx/legend.h"
 #include "gfx/raster.h"
 #include "render/render.h"
 #include "io/topology.h"
@@ -85,7 +86,7 @@ struct render_item {
 struct render_overlay {
     int text_scale;
     int legend; /* 1 when color_by shows values */
-    struct raster_legend_def legend_def;
+    struct legend_def legend_def;
     struct render_area fit; /* where the fitted scene goes, clear of the overlay */
 };
 
@@ -93,6 +94,8 @@ struct render_overlay {
 struct render_scene {
     const struct model *m;
     const struct render_opts *o;
+    const char *title; /* the scenario's name, written over every frame; NULL: none */
+    long every;        /* output.every: frame i of a trajectory without steps is step i every */
     struct render_camera cam;
     struct render_overlay ov;
     double lo, hi;           /* colour map range, in the unit of color_by */
@@ -138,9 +141,9 @@ struct render_frame {
     double step;   /* step position (fractional between recorded steps) */
 };
 
-/* Builds the scene for m and o (camera and range are set by the caller). NULL with err set
- * on OOM. */
-struct render_scene *render_scene_create(const struct model *m, const struct render_opts *o,
+/* Builds the scene for the scenario's model and o (camera and range are set by the caller).
+ * NULL with err set on OOM. */
+struct render_scene *render_scene_create(const struct scenario *scn, const struct render_opts *o,
                                          struct catena_error *err);
 
 /* Starts a pass over the run in run_dir: the topology back at the start of the run. */

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/outfile.h"
 #include "gfx/png_write.h"
 #include "core/progress.h"
@@ -20,47 +20,12 @@
 #include "render/range.h"
 #include "io/traj_read.h"
 
-struct render_opts render_opts_default(void)
-{
-    return (struct render_opts){
-        .fps = 30,
-        .every = 0,
-        .width = 800,
-        .height = 600,
-        .color_by = RENDER_BY_STRETCH,
-        .line_width = 2,
-        .point_radius = 3,
-        .yaw = 30,
-        .pitch = 20,
-        .level = 1,
-        .sheet = {.enabled = 0, .frames = 12, .columns = 4, .width = 0},
-    };
-}
-
-int render_enable(struct model *m, struct catena_error *err)
-{
-    if (!m->render) {
-        if (!(m->render = malloc(sizeof *m->render)))
-            return error_set(err, CATENA_EFAIL, "out of memory");
-        *m->render = render_opts_default();
-    }
-    if (!m->formats)
-        m->formats = FORMAT_NPY;
-    return CATENA_OK;
-}
-
-static double clock_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* ---- the recorded trajectory, two frames at a time ---- */
 
 struct source {
     struct traj_reader *rd;
     const struct model *m;
+    long every;    /* output.every */
     int has_steps; /* 0: NPY, whose frame i is step i * every */
     vec3 *a, *b;   /* positions recorded at steps sa < sb */
     long sa, sb;
@@ -88,7 +53,7 @@ static int source_read(struct source *s, vec3 *dst, long *step, int *got, struct
     if (!f)
         return CATENA_OK;
     memcpy(dst, f->x, s->m->npoints * sizeof *dst);
-    *step = s->has_steps ? f->step : f->index * s->m->every;
+    *step = s->has_steps ? f->step : f->index * s->every;
     return CATENA_OK;
 }
 
@@ -99,10 +64,11 @@ static void source_velocity(struct source *s)
         s->v[i] = v3_scale(v3_sub(s->b[i], s->a[i]), inv);
 }
 
-static int source_open(struct source *s, const struct model *m, const char *run_dir,
+static int source_open(struct source *s, const struct render_scene *sc, const char *run_dir,
                        struct catena_error *err)
 {
-    *s = (struct source){.m = m};
+    const struct model *m = sc->m;
+    *s = (struct source){.m = m, .every = sc->every};
     if (!(s->rd = traj_read_open(run_dir, err)))
         return CATENA_EINPUT;
     const struct traj_info *in = traj_read_info(s->rd);
@@ -163,9 +129,11 @@ static long frame_count(const struct render_opts *o, const struct model *m, long
     return (long)floor((double)last * m->dt * o->fps + 1e-6) + 1;
 }
 
-long render_frames_expected(const struct model *m, const struct render_opts *o)
+long render_frames_expected(const struct scenario *scn, const struct render_opts *o)
 {
-    return frame_count(o, m, m->every > 0 ? m->steps / m->every * m->every : 0);
+    const struct model *m = scn->model;
+    const long every = scn->output.every;
+    return frame_count(o, m, every > 0 ? m->steps / every * every : 0);
 }
 
 /* The step position of frame k, and its time (s). */
@@ -239,7 +207,7 @@ static int scan_run(struct render_scene *sc, const char *run_dir, struct scan *s
     sn->hi = v3(-INFINITY, -INFINITY, -INFINITY);
     render_range_init(&sn->values, sc->o->color_by == RENDER_BY_STRETCH ? 1 : 0);
     sn->last = 0;
-    if (render_scene_rewind(sc, run_dir, err) || source_open(&s, sc->m, run_dir, err))
+    if (render_scene_rewind(sc, run_dir, err) || source_open(&s, sc, run_dir, err))
         return err->code;
     int rc = CATENA_OK;
     long next = 0;
@@ -345,11 +313,11 @@ static int draw_frames(struct job *j, const char *run_dir, int progress, struct 
     struct source s = {0};
     int rc = render_scene_rewind(j->sc, run_dir, err), tile = 0;
     if (rc == CATENA_OK)
-        rc = source_open(&s, m, run_dir, err);
+        rc = source_open(&s, j->sc, run_dir, err);
     po.level = o->level;
     po.nosync = 1; /* an fsync per frame took 2 to 3 times as long as drawing and encoding it */
     if (progress) {
-        progress_start(&pg, stderr, j->nframes, clock_s());
+        progress_start(&pg, stderr, j->nframes, clock_monotonic_s());
         pg.unit = "frame";
     }
     for (long k = 0; rc == CATENA_OK && k < j->nframes; k++) {
@@ -369,7 +337,7 @@ static int draw_frames(struct job *j, const char *run_dir, int progress, struct 
             render_sheet_add(j->sheet, tile++, j->r, label);
         }
         if (progress)
-            progress_update(&pg, k + 1, clock_s());
+            progress_update(&pg, k + 1, clock_monotonic_s());
     }
     if (progress)
         progress_end(&pg);
@@ -378,10 +346,11 @@ static int draw_frames(struct job *j, const char *run_dir, int progress, struct 
     return rc;
 }
 
-static int setup_job(struct job *j, const struct model *m, const struct render_opts *o,
+static int setup_job(struct job *j, const struct scenario *scn, const struct render_opts *o,
                      const char *run_dir, const char *out_dir, struct catena_error *err)
 {
-    if (!(j->sc = render_scene_create(m, o, err)))
+    const struct model *m = scn->model;
+    if (!(j->sc = render_scene_create(scn, o, err)))
         return err->code;
     struct scan sn;
     if (scan_run(j->sc, run_dir, &sn, err))
@@ -407,22 +376,22 @@ static int setup_job(struct job *j, const struct model *m, const struct render_o
     return CATENA_OK;
 }
 
-int render_run(const struct model *m, const struct render_opts *o, const char *run_dir,
+int render_run(const struct scenario *scn, const struct render_opts *o, const char *run_dir,
                const char *out_dir, int progress, struct render_result *res,
                struct catena_error *err)
 {
-    const double start = clock_s();
+    const double start = clock_monotonic_s();
     struct job j = {0};
     error_clear(err);
     *res = (struct render_result){0};
-    int rc = setup_job(&j, m, o, run_dir, out_dir, err);
+    int rc = setup_job(&j, scn, o, run_dir, out_dir, err);
     if (rc == CATENA_OK)
         rc = draw_frames(&j, run_dir, progress, err);
     if (rc == CATENA_OK && j.sheet)
         rc = render_sheet_write(j.sheet, out_dir, o->level, err);
     if (rc == CATENA_OK)
         res->frames = j.nframes;
-    res->wall_s = clock_s() - start;
+    res->wall_s = clock_monotonic_s() - start;
     render_sheet_destroy(j.sheet);
     raster_destroy(j.r);
     free(j.x);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gfx/colormap.h"
+#include "core/alloc.h"
 #include "render/internal.h"
 
 /* Bodies without bodies[].color: distinct hues that stay readable on the light background and
@@ -19,11 +19,6 @@ static struct raster_color rgb(uint32_t c)
 {
     return (struct raster_color){(unsigned char)(c >> 16), (unsigned char)(c >> 8),
                                  (unsigned char)c, 255};
-}
-
-static void *alloc_array(size_t n, size_t size)
-{
-    return calloc(n ? n : 1, size);
 }
 
 static void fill_bodies(struct render_scene *sc)
@@ -106,9 +101,10 @@ static int fill_face_links(struct render_scene *sc)
     return 0;
 }
 
-struct render_scene *render_scene_create(const struct model *m, const struct render_opts *o,
+struct render_scene *render_scene_create(const struct scenario *scn, const struct render_opts *o,
                                          struct catena_error *err)
 {
+    const struct model *m = scn->model;
     struct render_scene *sc = calloc(1, sizeof *sc);
     if (!sc) {
         error_set(err, CATENA_EFAIL, "out of memory for the renderer");
@@ -116,6 +112,8 @@ struct render_scene *render_scene_create(const struct model *m, const struct ren
     }
     sc->m = m;
     sc->o = o;
+    sc->title = scn->provenance.name;
+    sc->every = scn->output.every;
     sc->nitems_max = m->nobstacles + m->nfaces + m->nareas + m->nlinks + m->npoints;
     sc->body_color = alloc_array(m->nbodies, sizeof *sc->body_color);
     sc->point_body = alloc_array(m->npoints, sizeof *sc->point_body);
@@ -302,8 +300,8 @@ void render_overlay_layout(struct render_scene *sc)
     int bx = 0, by = 0, bw = 0, bh = 0;
     ov->text_scale = ts;
     ov->legend = o->color_by != RENDER_BY_NONE;
-    ov->legend_def = raster_legend_default();
-    struct raster_legend_def *d = &ov->legend_def;
+    ov->legend_def = legend_default();
+    struct legend_def *d = &ov->legend_def;
     d->text_scale = ts;
     d->width = 8 * ts;
     d->height = o->height / 3;
@@ -312,7 +310,7 @@ void render_overlay_layout(struct render_scene *sc)
     const double shift = o->color_by == RENDER_BY_STRETCH ? 1 : 0;
     d->min = label_value(sc->lo - shift, sc->hi - sc->lo);
     d->max = label_value(sc->hi - shift, sc->hi - sc->lo);
-    raster_legend_bounds(d, &bx, &by, &bw, &bh);
+    legend_bounds(d, &bx, &by, &bw, &bh);
     d->x = o->width - MARGIN - bw - bx;
     d->y = MARGIN - by;
     /* the scene fits between the title line, the legend and the scale bar */

@@ -5,10 +5,10 @@
 #include "run/run.h"
 
 #include <stdio.h>
-#include <time.h>
 
 #include "run/events.h"
 #include "analysis/metrics.h"
+#include "core/clock.h"
 #include "core/outfile.h"
 #include "core/progress.h"
 #include "core/stop.h"
@@ -26,7 +26,8 @@ static const enum output_format all_formats[] = {FORMAT_CSV, FORMAT_JSON, FORMAT
 
 /* A run being set up, stepped and torn down. */
 struct run {
-    const struct model *m;
+    const struct scenario *sc;
+    const struct model *m;  /* sc->model */
     const struct model *lm; /* the working copy events change between steps; it is stepped */
     struct events *ev;
     struct settle settle;
@@ -39,24 +40,17 @@ struct run {
     struct stop_handlers stop;       /* SIGINT, SIGTERM: the handlers to restore at the end */
 };
 
-/* Monotonic seconds: wall time that clock adjustments do not disturb. */
-static double clock_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int writers_open(struct run *run, const char *dir, struct catena_error *err)
 {
     for (size_t i = 0; i < NFORMATS; i++) {
-        if (!(run->m->formats & all_formats[i]))
+        if (!(run->sc->output.formats & all_formats[i]))
             continue;
-        run->w[i] = traj_open(all_formats[i], dir, run->m, err);
+        run->w[i] = traj_open(all_formats[i], dir, run->m, run->sc->provenance.name,
+                              run->sc->output.every, err);
         if (!run->w[i])
             return err->code;
     }
-    if (run->m->metrics && !(run->metrics = metrics_open(dir, err)))
+    if (run->sc->output.metrics && !(run->metrics = metrics_open(dir, err)))
         return err->code;
     return CATENA_OK;
 }
@@ -141,7 +135,7 @@ static int run_steps(struct run *run, const struct run_options *o, struct catena
     struct state *s = run->s;
     struct progress pg;
     if (o->progress)
-        progress_start(&pg, stderr, m->steps, clock_s());
+        progress_start(&pg, stderr, m->steps, clock_monotonic_s());
     run->diverged = solver_find_diverged(s);
     if (run->diverged < 0)
         boundary(run);
@@ -155,10 +149,10 @@ static int run_steps(struct run *run, const struct run_options *o, struct catena
             settled(run);
         }
         /* The last frame of a settled run is recorded whatever `every` says. */
-        if (run->diverged < 0 && (s->step % m->every == 0 || run->settled_step >= 0))
+        if (run->diverged < 0 && (s->step % run->sc->output.every == 0 || run->settled_step >= 0))
             rc = writers_record(run, err);
         if (o->progress)
-            progress_update(&pg, s->step, clock_s());
+            progress_update(&pg, s->step, clock_monotonic_s());
     }
     if (o->progress)
         progress_end(&pg);
@@ -186,9 +180,10 @@ static void fill_result(const struct run *run, struct run_result *r)
     }
 }
 
-static const char *source_name(const struct model *m)
+static const char *source_name(const struct scenario *sc)
 {
-    return m->source ? m->source : m->name ? m->name : "model";
+    const struct scenario_provenance *p = &sc->provenance;
+    return p->source ? p->source : p->name ? p->name : "model";
 }
 
 static const char *signal_name(int sig)
@@ -203,7 +198,7 @@ static int stopped_error(const struct run *run, const struct run_result *r,
     const struct model *m = run->m;
     if (r->status == RUN_INTERRUPTED)
         return error_set(err, CATENA_EFAIL, "%s: interrupted by %s at step %ld of %ld",
-                         source_name(m), signal_name(r->signal), r->steps_done, m->steps);
+                         source_name(run->sc), signal_name(r->signal), r->steps_done, m->steps);
     if (r->status != RUN_DIVERGED)
         return CATENA_OK;
     char buf[64], pos[160];
@@ -215,24 +210,24 @@ static int stopped_error(const struct run *run, const struct run_result *r,
         snprintf(pos, sizeof pos, "(%g, %g)", x.x, x.y);
     if (v3_isfinite(x))
         return error_set(err, CATENA_EFAIL,
-                         "%s: diverged at step %ld: point %s is at %s, beyond %g m", source_name(m),
-                         r->steps_done, label, pos, SOLVER_ABSURD);
+                         "%s: diverged at step %ld: point %s is at %s, beyond %g m",
+                         source_name(run->sc), r->steps_done, label, pos, SOLVER_ABSURD);
     return error_set(err, CATENA_EFAIL,
                      "%s: diverged at step %ld: point %s has a non-finite position %s",
-                     source_name(m), r->steps_done, label, pos);
+                     source_name(run->sc), r->steps_done, label, pos);
 }
 
-/* scenario.json: the effective scenario, so that the run directory alone rebuilds the model
- * (`catena catenary RUN_DIR`). Models built in code have no text and write none. */
-static int write_scenario(const char *dir, const struct model *m, struct catena_error *err)
+/* scenario.json: the effective scenario, so that the run directory alone rebuilds it
+ * (`catena catenary RUN_DIR`). Scenarios built in code have no text and write none. */
+static int write_scenario(const char *dir, const struct scenario *sc, struct catena_error *err)
 {
-    if (!m->scenario_json)
+    if (!sc->provenance.json)
         return CATENA_OK;
     struct outfile f;
     const int rc = outfile_open(&f, dir, "scenario.json", err);
     if (rc != CATENA_OK)
         return rc;
-    fputs(m->scenario_json, f.fp);
+    fputs(sc->provenance.json, f.fp);
     fputc('\n', f.fp);
     return outfile_commit(&f, err);
 }
@@ -243,10 +238,11 @@ static int write_reports(const struct run *run, const struct run_options *o,
 {
     /* The working copy: the rest lengths, masses and pins that events left. */
     const struct model *m = run->lm;
-    if (!(m->reports & REPORT_CATENARY) || r->status != RUN_OK)
+    if (!(run->sc->output.reports & REPORT_CATENARY) || r->status != RUN_OK)
         return CATENA_OK;
     const char *dir = o->out_dir;
-    const struct report_catenary_options ro = {.label = dir, .first = -1, .last = -1};
+    const struct report_catenary_options ro = {
+        .label = dir, .scenario = run->sc->provenance.name, .first = -1, .last = -1};
     struct report_catenary *rep;
     int rc = report_catenary_build(m, run->s->x, run->s->step, run->s->t, &ro, &rep, err);
     if (rc == CATENA_OK)
@@ -257,27 +253,29 @@ static int write_reports(const struct run *run, const struct run_options *o,
     return rc;
 }
 
-int run_simulation(const struct model *m, const struct run_options *o, struct run_result *r,
+int run_simulation(const struct scenario *sc, const struct run_options *o, struct run_result *r,
                    struct catena_error *err)
 {
+    const struct model *m = sc->model;
     *r = (struct run_result){.status = RUN_OK, .diverged_point = -1, .settled_step = -1};
     error_clear(err);
-    if (m->every < 1)
+    if (sc->output.every < 1)
         return error_set(err, CATENA_EINPUT, "%s: output.every: must be at least 1 (got %ld)",
-                         source_name(m), m->every);
-    struct run run = {.m = m, .diverged = -1, .settle = {.quiet_from = -1}, .settled_step = -1};
+                         source_name(sc), sc->output.every);
+    struct run run = {
+        .sc = sc, .m = m, .diverged = -1, .settle = {.quiet_from = -1}, .settled_step = -1};
     run.ev = events_create(m);
     run.lm = run.ev ? events_model(run.ev) : NULL;
     run.s = run.lm ? state_create(run.lm) : NULL;
     if (!run.s) {
         events_destroy(run.ev);
-        return error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(m));
+        return error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(sc));
     }
     /* Caught before anything is written, so a signal never leaves a temporary file behind. */
     stop_catch(&run.stop);
     int rc = outfile_mkdirs(o->out_dir, err);
     if (rc == CATENA_OK)
-        rc = write_scenario(o->out_dir, m, err);
+        rc = write_scenario(o->out_dir, sc, err);
     if (rc == CATENA_OK)
         rc = writers_open(&run, o->out_dir, err);
     if (rc == CATENA_OK)
@@ -285,9 +283,9 @@ int run_simulation(const struct model *m, const struct run_options *o, struct ru
     if (rc == CATENA_OK && !(run.topology = topology_log_open(o->out_dir, m, err)))
         rc = err->code;
     if (rc == CATENA_OK) {
-        const double start = clock_s();
+        const double start = clock_monotonic_s();
         rc = run_steps(&run, o, err);
-        r->wall_s = clock_s() - start;
+        r->wall_s = clock_monotonic_s() - start;
     }
     fill_result(&run, r);
     if (rc == CATENA_OK)
@@ -295,7 +293,7 @@ int run_simulation(const struct model *m, const struct run_options *o, struct ru
     else
         writers_abort(&run);
     if (rc == CATENA_OK)
-        rc = summary_write(o->out_dir, m, r, err);
+        rc = summary_write(o->out_dir, sc, r, err);
     if (rc == CATENA_OK)
         rc = write_reports(&run, o, r, err);
     if (rc == CATENA_OK)

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "model/model.h"
 #include "run/result.h"
+#include "scenario/scenario.h"
 
 struct run_options {
     const char *out_dir; /* created if missing */
@@ -13,9 +14,10 @@ struct run_options {
     int plot;            /* 1: reports also draw their PNG (catenary.png) */
 };
 
-/* Runs m into o->out_dir. Returns CATENA_OK, CATENA_EFAIL (diverged, or an output could
- * not be written; err says which) or CATENA_EINPUT. r is filled in every case. */
-int run_simulation(const struct model *m, const struct run_options *o, struct run_result *r,
+/* Runs the scenario into o->out_dir, writing what its output asks for. Returns CATENA_OK,
+ * CATENA_EFAIL (diverged, or an output could not be written; err says which) or
+ * CATENA_EINPUT. r is filled in every case. */
+int run_simulation(const struct scenario *sc, const struct run_options *o, struct run_result *r,
                    struct catena_error *err);
 
 #endif

@@ -35,8 +35,9 @@ static cJSON *add_string_or_null(cJSON *obj, const char *key, const char *s)
     return s ? cJSON_AddStringToObject(obj, key, s) : cJSON_AddNullToObject(obj, key);
 }
 
-static void add_parameters(cJSON *root, const struct model *m, int *ok)
+static void add_parameters(cJSON *root, const struct scenario *sc, int *ok)
 {
+    const struct model *m = sc->model;
     cJSON *p = need(cJSON_AddObjectToObject(root, "parameters"), ok);
     need(json_out_add_number(p, "dimensions", m->dims), ok);
     need(json_out_add_number(p, "dt", m->dt), ok);
@@ -54,28 +55,30 @@ static void add_parameters(cJSON *root, const struct model *m, int *ok)
     cJSON *gravity = need(cJSON_AddArrayToObject(p, "gravity"), ok);
     for (int k = 0; k < m->dims; k++)
         add_item(gravity, NULL, json_out_number(g[k]), ok);
-    need(json_out_add_number(p, "every", (double)m->every), ok);
+    need(json_out_add_number(p, "every", (double)sc->output.every), ok);
     cJSON *formats = need(cJSON_AddArrayToObject(p, "formats"), ok);
     for (unsigned bit = FORMAT_CSV; bit <= FORMAT_NPY; bit <<= 1)
-        if (m->formats & bit)
+        if (sc->output.formats & bit)
             add_item(formats, NULL, cJSON_CreateString(traj_format_name(bit)), ok);
 }
 
-static cJSON *build(const struct model *m, const struct run_result *r)
+static cJSON *build(const struct scenario *sc, const struct run_result *r)
 {
+    const struct model *m = sc->model;
+    const struct scenario_provenance *from = &sc->provenance;
     int ok = 1;
     cJSON *root = need(cJSON_CreateObject(), &ok);
     need(cJSON_AddStringToObject(root, "catena_version", PACKAGE_VERSION), &ok);
 
-    cJSON *sc = need(cJSON_AddObjectToObject(root, "scenario"), &ok);
-    need(add_string_or_null(sc, "name", m->name), &ok);
-    need(add_string_or_null(sc, "file", m->source), &ok);
-    need(cJSON_AddStringToObject(sc, "sha256", m->sha256), &ok);
-    cJSON *ov = need(cJSON_AddArrayToObject(sc, "overrides"), &ok);
-    for (size_t i = 0; i < m->noverrides; i++)
-        add_item(ov, NULL, cJSON_CreateString(m->overrides[i]), &ok);
+    cJSON *sj = need(cJSON_AddObjectToObject(root, "scenario"), &ok);
+    need(add_string_or_null(sj, "name", from->name), &ok);
+    need(add_string_or_null(sj, "file", from->source), &ok);
+    need(cJSON_AddStringToObject(sj, "sha256", from->sha256), &ok);
+    cJSON *ov = need(cJSON_AddArrayToObject(sj, "overrides"), &ok);
+    for (size_t i = 0; i < from->noverrides; i++)
+        add_item(ov, NULL, cJSON_CreateString(from->overrides[i]), &ok);
 
-    add_parameters(root, m, &ok);
+    add_parameters(root, sc, &ok);
 
     cJSON *counts = need(cJSON_AddObjectToObject(root, "counts"), &ok);
     need(json_out_add_number(counts, "points", (double)m->npoints), &ok);
@@ -131,10 +134,10 @@ static cJSON *build(const struct model *m, const struct run_result *r)
     return root;
 }
 
-int summary_write(const char *dir, const struct model *m, const struct run_result *r,
+int summary_write(const char *dir, const struct scenario *sc, const struct run_result *r,
                   struct catena_error *err)
 {
-    cJSON *root = build(m, r);
+    cJSON *root = build(sc, r);
     const int rc = root ? json_out_write(dir, "summary.json", root, err)
                         : error_set(err, CATENA_EFAIL, "%s/summary.json: out of memory", dir);
     cJSON_Delete(root);

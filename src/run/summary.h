@@ -4,10 +4,11 @@
 #define CATENA_SUMMARY_H
 
 #include "core/error.h"
-#include "model/model.h"
 #include "run/result.h"
+#include "scenario/scenario.h"
 
-int summary_write(const char *dir, const struct model *m, const struct run_result *r,
+/* Writes dir/summary.json for the run r of the scenario sc. */
+int summary_write(const char *dir, const struct scenario *sc, const struct run_result *r,
                   struct catena_error *err);
 
 #endif

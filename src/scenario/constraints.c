@@ -1,7 +1,7 @@
-/* Scenario sections of the solver and constraint families (catena-scenario(5)): the links'
- * compliance, EA, kind and break_force; solver.max_length_pass and output.metrics; and the
- * top-level angles[], areas[], shapes[] and attachments[]. Read after links[], so every point
- * and body exists and links[i] is the model's link first + i. */
+/* Scenario sections of the constraint families (catena-scenario(5)): the links' compliance,
+ * EA, kind and break_force, and the top-level angles[], areas[], shapes[] and attachments[].
+ * Read after links[], so every point and body exists and links[i] is the model's link
+ * first + i. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,30 +45,6 @@ static const struct sjson_key attachment_keys[] = {
 // clang-format on
 
 static const char *const kind_names[] = {"distance", "tether", NULL}; /* enum link_kind */
-
-/* obj[key] as true or false; absent leaves *out as it is. */
-static int get_bool(struct loader *ld, const cJSON *obj, const char *path, const char *key,
-                    int *out)
-{
-    char p[SJSON_PATH_MAX];
-    const cJSON *it = sjson_child(obj, key);
-    if (!it)
-        return 0;
-    if (!cJSON_IsBool(it))
-        return sjson_error(&ld->cx, sjson_path_key(p, path, key), "expected true or false, got %s",
-                           sjson_type_name(it));
-    *out = cJSON_IsTrue(it);
-    return 0;
-}
-
-static int read_options(struct loader *ld)
-{
-    if (get_bool(ld, sjson_child(ld->root, "solver"), "solver", "max_length_pass",
-                 &ld->m->max_length_pass) ||
-        get_bool(ld, sjson_child(ld->root, "output"), "output", "metrics", &ld->m->metrics))
-        return CATENA_EINPUT;
-    return 0;
-}
 
 /* links[i]: compliance or EA (alpha = rest / EA), kind, break_force. */
 static int read_link_physics(struct loader *ld, const cJSON *e, const char *path, struct link *l)
@@ -171,7 +147,7 @@ static int read_point_list(struct loader *ld, const cJSON *e, const char *path, 
     if (!pts || !tmp) {
         free(pts);
         free(tmp);
-        return scenario_oom(ld);
+        return loader_oom(ld);
     }
     size_t i = 0, at = 0, was = 0;
     int rc = 0;
@@ -230,7 +206,7 @@ static int read_angle(struct loader *ld, const cJSON *e, const char *path)
     }
     const long i = model_add_angle(ld->m, pt[0], pt[1], pt[2], lo * DEG, hi * DEG);
     if (i < 0)
-        return scenario_oom(ld);
+        return loader_oom(ld);
     ld->m->angles[i].stiffness = stiffness;
     ld->m->angles[i].compliance = compliance;
     return 0;
@@ -253,7 +229,7 @@ static int read_area(struct loader *ld, const cJSON *e, const char *path)
     const long i = model_add_area(ld->m, pts, n);
     free(pts);
     if (i < 0)
-        return scenario_oom(ld);
+        return loader_oom(ld);
     struct area *ar = &ld->m->areas[i];
     double perimeter = 0;
     for (size_t k = 0; k < n; k++)
@@ -294,7 +270,7 @@ static int body_points(struct loader *ld, const cJSON *e, const char *path, uint
         return sjson_error(&ld->cx, p, "body \"%s\" has %u point (a shape needs at least 2)", shown,
                            b->npoints);
     if (!(*pts = malloc(b->npoints * sizeof **pts)))
-        return scenario_oom(ld);
+        return loader_oom(ld);
     for (uint32_t k = 0; k < b->npoints; k++)
         (*pts)[k] = b->first_point + k;
     *n = b->npoints;
@@ -318,7 +294,7 @@ static int read_shape(struct loader *ld, const cJSON *e, const char *path)
         return CATENA_EINPUT;
     const long i = model_add_shape(ld->m, pts, n, stiffness);
     free(pts);
-    return i < 0 ? scenario_oom(ld) : 0;
+    return i < 0 ? loader_oom(ld) : 0;
 }
 
 static int read_attachment(struct loader *ld, const cJSON *e, const char *path)
@@ -333,7 +309,7 @@ static int read_attachment(struct loader *ld, const cJSON *e, const char *path)
         return CATENA_EINPUT;
     const long i = model_add_attachment(ld->m, pt[0], pt[1]);
     if (i < 0)
-        return scenario_oom(ld);
+        return loader_oom(ld);
     ld->m->attachments[i].stiffness = stiffness;
     ld->m->attachments[i].compliance = compliance;
     return 0;
@@ -341,9 +317,7 @@ static int read_attachment(struct loader *ld, const cJSON *e, const char *path)
 
 int scenario_read_constraints(struct loader *ld)
 {
-    int rc = read_options(ld);
-    if (!rc)
-        rc = read_links_physics(ld);
+    int rc = read_links_physics(ld);
     if (!rc)
         rc = read_array(ld, "angles", read_angle);
     if (!rc)

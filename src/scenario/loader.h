@@ -1,15 +1,22 @@
-/* Private to the scenario loader: the state shared by the files that read the sections
- * of a scenario (scenario/scenario.c and its siblings). Each section reader takes the loader and
- * returns 0 or an error code with the message in ld->cx.err. */
+/* Private to the scenario loader: the state that the section readers share and the helpers
+ * they have in common (scenario/loader.c), and the readers themselves, one file per section of
+ * the format, called in order by scenario/load.c. Each reader takes the loader and returns
+ * 0 or an error code with the message in ld->cx.err. */
 #ifndef CATENA_SCENARIO_LOADER_H
 #define CATENA_SCENARIO_LOADER_H
 
-#include "scenario/build/build.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/vec.h"
+#include "model/model.h"
 #include "scenario/sjson.h"
 #include "scenario/sref.h"
 
-/* SCENARIO_MAX_POINTS (scenario/scenario.h) is the default point limit; ld->max_points the one in
- * force, checked by scenario_check_size before anything is allocated for the points. */
+/* SCENARIO_MAX_POINTS (scenario/scenario.h) is the default point limit; ld->max_points the one
+ * in force, checked by loader_check_size before anything is allocated for the points. */
 
 /* Integers beyond 2^53 are not exact in JSON's doubles; counts stop there. */
 #define SCENARIO_MAX_COUNT 9007199254740992LL
@@ -20,59 +27,100 @@ struct pin_origin {
     size_t entry; /* index in bodies[body].pins or in pins[] */
 };
 
+/* Named, not included: scenario/scenario.h includes scenario/output.h, whose reader
+ * (scenario/output.c) includes this header, so including them here would close a loop. */
+struct body_plan;       /* scenario/bodies.h */
+struct scenario;        /* scenario/scenario.h */
+struct scenario_output; /* scenario/output.h */
+
 struct loader {
     struct sjson cx;
     const cJSON *root;
-    struct model *m;
+    struct scenario *sc;         /* what is being read (its provenance: scenario/load.c) */
+    struct model *m;             /* sc->model */
+    struct scenario_output *out; /* &sc->output */
     struct sref_table *names;
     struct body_plan *plans;    /* [bodies] checked before any is built (scenario/bodies.c) */
     struct pin_origin *origins; /* [m->npins] */
     size_t origin_cap;
-    long long max_points; /* scenario_check_size refuses more */
+    long long max_points; /* loader_check_size refuses more */
 };
 
+/* ---- helpers (scenario/loader.c) ---- */
+
 /* Reports running out of memory; returns CATENA_EFAIL. */
-int scenario_oom(struct loader *ld);
+int loader_oom(struct loader *ld);
 
 /* Adds a point or body name to the shared table; a taken name is an error at path. */
-int scenario_add_name(struct loader *ld, const char *path, const char *name, enum sref_kind kind,
-                      size_t index);
+int loader_add_name(struct loader *ld, const char *path, const char *name, enum sref_kind kind,
+                    size_t index);
 
 /* Refuses, before allocating, a scenario that would grow beyond the point limit. */
-int scenario_check_size(struct loader *ld, const char *path, long long points, long long links);
+int loader_check_size(struct loader *ld, const char *path, long long points, long long links);
 
 /* Pins a point (recording where the pin came from for duplicate messages). */
-int scenario_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size_t entry);
+int loader_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size_t entry);
 
-/* The "bodies" section (scenario/bodies.c): reads and checks every body, then builds them
- * and pins what their "pins" name. */
-int scenario_read_bodies(struct loader *ld);
+/* e[key]: a vector that must not be zero (a normal, an axis), returned unit length. */
+int loader_direction(struct loader *ld, const cJSON *e, const char *path, const char *key,
+                     vec3 *out);
 
-/* The world's sections (scenario/world.c). Settings read time.until_settled,
- * solver.collide_every, world.wind and world.gust; body_world reads bodies[].drag and
- * bodies[].self_collision after the bodies are built; events come last, after links: they
- * refer to links and append the points and links that cuts reserve. */
-int scenario_read_world_settings(struct loader *ld);
+/* An error at PATH.key, with the message why, when e has the key (one that does not go with
+ * the others given). */
+int loader_refuse(struct loader *ld, const cJSON *e, const char *path, const char *key,
+                  const char *why);
+
+/* obj[key] as true or false; absent leaves *out as it is. */
+int loader_get_bool(struct loader *ld, const cJSON *obj, const char *path, const char *key,
+                    int *out);
+
+/* Two keys that exclude each other: an error at the second when both are there. */
+int loader_either(struct loader *ld, const cJSON *e, const char *path, const char *a,
+                  const char *b);
+
+/* ---- the sections, in the order scenario/load.c reads them ---- */
+
+/* time: dt, steps, substeps, until_settled (scenario/time.c). */
+int scenario_read_time(struct loader *ld);
+
+/* solver: every key of the section, after time (scenario/solver.c). */
+int scenario_read_solver(struct loader *ld);
+
+/* world: gravity, wind, gust (scenario/world.c). A gust object at path (world.gust, or an
+ * event's set.gust) into amplitude and frequency. */
+int scenario_read_world(struct loader *ld);
+int scenario_read_gust(struct loader *ld, const cJSON *g, const char *path, double *amplitude,
+                       double *frequency);
+
+/* obstacles[] (scenario/obstacles.c). */
 int scenario_read_obstacles(struct loader *ld);
-int scenario_read_body_world(struct loader *ld);
-int scenario_read_events(struct loader *ld);
 
-/* pins[i].motion of the pin entry e at path, for the model's pin `pin` just added. */
-int scenario_read_pin_motion(struct loader *ld, const cJSON *e, const char *path, size_t pin);
-/* Sections in their own files, registered in scenario/scenario.c's sections[]. */
-int scenario_read_constraints(struct loader *ld); /* scenario/constraints.c */
-int scenario_read_direct(struct loader *ld);      /* scenario/direct.c */
-/* output.render and bodies[].color (scenario/render.c). */
-int scenario_read_render(struct loader *ld);
-int scenario_read_body_colors(struct loader *ld);
-
-/* output.reports (scenario/reports.c). */
+/* output: trajectory, every and metrics; output.reports once the pins are known
+ * (scenario/output.c); output.render (scenario/output_render.c). */
+int scenario_read_output(struct loader *ld);
 int scenario_read_reports(struct loader *ld);
+int scenario_read_render(struct loader *ld);
 
-/* solver.threads and solver.kernel (scenario/perf.c). */
-int scenario_read_perf(struct loader *ld);
+/* points[] and links[] (scenario/points.c). */
+int scenario_read_points(struct loader *ld);
+int scenario_read_links(struct loader *ld);
 
-/* solver.shock_iterations (scenario/contact.c). */
-int scenario_read_contact(struct loader *ld);
+/* bodies[]: reads and checks every body, then builds them and pins what their "pins" name
+ * (scenario/bodies.c); then, once built, each body's drag, self_collision and color
+ * (scenario/body_extras.c). */
+int scenario_read_bodies(struct loader *ld);
+int scenario_read_body_extras(struct loader *ld);
+
+/* pins[] with their motion, and the check that no point is pinned twice (scenario/pins.c). */
+int scenario_read_pins(struct loader *ld);
+int scenario_check_pins(struct loader *ld);
+
+/* The links' compliance, EA, kind and break_force, and angles[], areas[], shapes[] and
+ * attachments[], after links[] (scenario/constraints.c). */
+int scenario_read_constraints(struct loader *ld);
+
+/* events[], last: they refer to links and append the points and links that cuts reserve
+ * (scenario/events.c). */
+int scenario_read_events(struct loader *ld);
 
 #endif

@@ -1,14 +1,16 @@
 /* --set PATH=VALUE overrides, applied to the scenario's tree before it is checked, so an
  * override goes through the same checks as the file ("--set time.dtt=1" ends as an
- * unknown key with a did-you-mean). Declared in scenario/sjson.h. */
+ * unknown key with a did-you-mean). */
 #define _POSIX_C_SOURCE 200809L
-#include "scenario/sjson.h"
+#include "scenario/override.h"
 
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "scenario/sjson.h"
 
 static int override_error(const struct scenario_override *ov, struct catena_error *err,
                           const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -68,7 +70,7 @@ static int set_value(const struct scenario_override *ov, cJSON *node, const char
 int scenario_override_apply(cJSON *root, const struct scenario_override *ov,
                             struct catena_error *err)
 {
-    cJSON *node = root; /* an object: scenario/scenario.c checks the root first */
+    cJSON *node = root; /* an object: scenario/load.c checks the root first */
     for (const char *comp = ov->path;;) {
         const size_t n = strcspn(comp, ".");
         const int last = comp[n] == '\0';

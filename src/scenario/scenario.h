@@ -1,5 +1,7 @@
-/* Scenario files (format v1, catena-scenario(5)) -> model. Every error names the file and
- * the place: "FILE:LINE:COL: ..." for JSON syntax, "FILE: JSON.PATH: ..." otherwise. */
+/* Scenario files (format v1, catena-scenario(5)) -> a scenario: the model the solver steps
+ * (physics only), what a run of it writes, and where it came from. Every error names the
+ * file and the place: "FILE:LINE:COL: ..." for JSON syntax, "FILE: JSON.PATH: ..."
+ * otherwise. */
 #ifndef CATENA_SCENARIO_H
 #define CATENA_SCENARIO_H
 
@@ -7,6 +9,36 @@
 
 #include "core/error.h"
 #include "model/model.h"
+#include "scenario/output.h"
+
+/* Where a scenario came from, and its name. */
+struct scenario_provenance {
+    char *name;       /* the scenario's name: its run directory runs/NAME, and the title of
+                         its pictures and reports */
+    char *source;     /* path of the scenario file (for messages); NULL when built in code */
+    char sha256[65];  /* hex SHA-256 of the scenario file's bytes; "" when built in code */
+    char **overrides; /* [noverrides] the --set overrides applied, "PATH=VALUE", in order */
+    size_t noverrides;
+    /* The effective scenario as JSON text: the file after the --set overrides, with "name"
+     * filled in. A run writes it as scenario.json, so that the run directory alone rebuilds
+     * the scenario. NULL when built in code. */
+    char *json;
+};
+
+struct scenario {
+    struct model *model; /* owned */
+    struct scenario_output output;
+    struct scenario_provenance provenance;
+};
+
+/* A scenario built in code around the model m, which it owns from then on (m NULL: a new
+ * empty model_create() one): the default output (scenario_output_default) and no
+ * provenance. The caller fills in the rest and frees it with scenario_destroy. NULL when
+ * out of memory, m then destroyed too. */
+struct scenario *scenario_create(struct model *m);
+
+/* Frees the scenario, its model and everything else it owns; NULL is a no-op. */
+void scenario_destroy(struct scenario *sc);
 
 /* One --set PATH=VALUE: a dotted path into the scenario ("solver.iterations",
  * "points.3.mass") and a value, read as JSON when it parses as JSON, else as a string. */
@@ -29,21 +61,21 @@ struct scenario_options {
 
 struct scenario_options scenario_options_default(void);
 
-/* Reads and checks a scenario file, applies the overrides, and builds the model.
- * Returns a model the caller frees with model_destroy, or NULL with err filled
- * (code CATENA_EINPUT, also when the file cannot be read: exit status 2). */
-struct model *scenario_load(const char *path, const struct scenario_override *ov, size_t nov,
-                            struct catena_error *err);
+/* Reads and checks a scenario file, applies the overrides, and builds the scenario
+ * (scenario/load.c). Returns a scenario the caller frees with scenario_destroy, or NULL with
+ * err filled (code CATENA_EINPUT, also when the file cannot be read: exit status 2). */
+struct scenario *scenario_load(const char *path, const struct scenario_override *ov, size_t nov,
+                               struct catena_error *err);
 
 /* The same from bytes in memory; label names the source in messages. */
-struct model *scenario_parse(const char *label, const char *text, size_t len,
-                             const struct scenario_override *ov, size_t nov,
-                             struct catena_error *err);
+struct scenario *scenario_parse(const char *label, const char *text, size_t len,
+                                const struct scenario_override *ov, size_t nov,
+                                struct catena_error *err);
 
 /* The same two with options (overrides and limits). */
-struct model *scenario_load_opts(const char *path, const struct scenario_options *o,
-                                 struct catena_error *err);
-struct model *scenario_parse_opts(const char *label, const char *text, size_t len,
-                                  const struct scenario_options *o, struct catena_error *err);
+struct scenario *scenario_load_opts(const char *path, const struct scenario_options *o,
+                                    struct catena_error *err);
+struct scenario *scenario_parse_opts(const char *label, const char *text, size_t len,
+                                     const struct scenario_options *o, struct catena_error *err);
 
 #endif

@@ -1,6 +1,6 @@
 /* The JSON layer of the scenario loader: a strict parse that pinpoints syntax errors as
- * LINE:COL, checked access to values with JSON-path messages ("FILE: time.dt: ..."), one
- * table of allowed keys per object, and the --set overrides (scenario/override.c). */
+ * LINE:COL, checked access to values with JSON-path messages ("FILE: time.dt: ..."), and one
+ * table of allowed keys per object. */
 #ifndef CATENA_SCENARIO_JSON_H
 #define CATENA_SCENARIO_JSON_H
 
@@ -9,7 +9,6 @@
 #include <cjson/cJSON.h>
 
 #include "core/error.h"
-#include "scenario/scenario.h"
 #include "core/vec.h"
 
 /* Room for a JSON path in messages ("bodies[2].pins[10]"); longer ones are cut. */
@@ -114,14 +113,5 @@ size_t sjson_distance(const char *a, const char *b);
 
 /* Whether a near-miss of candidate, by sjson_distance, is worth a did-you-mean. */
 int sjson_is_close(const char *word, const char *candidate);
-
-/* Applies one --set override to the tree before it is checked (scenario/override.c).
- * The path is dotted; numeric components index arrays. A missing key in an existing
- * object is created (an intermediate one as an empty object), so typos reach the
- * unknown-key check; a missing array element, or a path through a number or string,
- * is an error "--set PATH=VALUE: ...". The value is JSON when it parses as JSON,
- * otherwise a string. */
-int scenario_override_apply(cJSON *root, const struct scenario_override *ov,
-                            struct catena_error *err);
 
 #endif

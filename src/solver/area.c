@@ -69,31 +69,9 @@ done:
     return rc;
 }
 
-static double polygon_area(const struct model *m, const struct state *s, const struct area *ar)
-{
-    const uint32_t *idx = m->area_index + ar->first;
-    double twice = 0.0;
-    for (uint32_t i = 0; i < ar->count; i++) {
-        const vec3 p = s->x[idx[i]], q = s->x[idx[i + 1 == ar->count ? 0 : i + 1]];
-        twice += p.x * q.y - q.x * p.y;
-    }
-    return 0.5 * twice;
-}
-
-static double mesh_volume(const struct model *m, const struct state *s, const struct area *ar)
-{
-    double six = 0.0;
-    for (uint32_t f = ar->first; f < ar->first + ar->count; f++) {
-        const uint32_t *v = m->faces[f].v;
-        six += v3_dot(s->x[v[0]], v3_cross(s->x[v[1]], s->x[v[2]]));
-    }
-    return six / 6.0;
-}
-
 double area_value(const struct model *m, const struct state *s, size_t i)
 {
-    const struct area *ar = &m->areas[i];
-    return ar->is_volume ? mesh_volume(m, s, ar) : polygon_area(m, s, ar);
+    return model_area_value(m, s->x, i);
 }
 
 /* Fills grad[0..count) for the polygon; returns sum w |grad|^2. */

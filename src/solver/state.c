@@ -6,13 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "solver/cache.h"
-
-/* calloc that also succeeds for an empty model (calloc(0) may return NULL). */
-static void *alloc_array(size_t n, size_t size)
-{
-    return calloc(n ? n : 1, size);
-}
 
 struct state *state_create(const struct model *m)
 {

@@ -13,6 +13,8 @@
 #include <cjson/cJSON.h>
 
 #include "core/outfile.h"
+#include "core/path.h"
+#include "core/readfile.h"
 #include "sweep/internal.h"
 
 /* How much of the end of metrics.csv is searched for its last row: rows are a few
@@ -38,11 +40,11 @@ const char *sweep_status_name(enum sweep_status s)
  * why, 0 for a file that is not JSON). */
 static cJSON *read_json(const char *run_dir, const char *name, int *errnum)
 {
-    char *path = sweep_join(run_dir, name), *text = NULL;
+    char *path = path_join(run_dir, name), *text = NULL;
     size_t len = 0;
     cJSON *j = NULL;
     *errnum = ENOMEM;
-    if (path && (text = sweep_read_file(path, &len, errnum))) {
+    if (path && (text = readfile(path, &len, errnum))) {
         *errnum = 0;
         j = cJSON_ParseWithLength(text, len);
     }
@@ -144,7 +146,7 @@ static void run_files_free(struct run_files *f)
 /* The first line of metrics.csv and its last non-empty line (the last step's values). */
 static void read_metrics(struct run_files *f)
 {
-    char *path = sweep_join(f->dir, "metrics.csv");
+    char *path = path_join(f->dir, "metrics.csv");
     FILE *fp = path ? fopen(path, "rb") : NULL;
     free(path);
     if (!fp)

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "core/outfile.h"
+#include "core/path.h"
 #include "sweep/internal.h"
 
 /* Characters that need no quoting in a sh word. */
@@ -170,7 +171,7 @@ static void put_slurm(FILE *fp, const struct sweep_plan *p, const char *dir, con
             "#SBATCH --output=%s/slurm/%%A_%%a.out\n"
             "line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" ",
             p->nruns - 1, label, p->nruns - 1, dir);
-    char *jobs = sweep_join(dir, "jobs.txt");
+    char *jobs = path_join(dir, "jobs.txt");
     sh_put(fp, jobs ? jobs : "jobs.txt");
     free(jobs);
     fputs(")\n"
@@ -196,7 +197,7 @@ static int write_script(const struct sweep_plan *p, enum sweep_engine engine, co
         put_parallel(f.fp, p, dir, program);
     if ((rc = outfile_commit(&f, err)))
         return rc;
-    char *path = sweep_join(dir, name);
+    char *path = path_join(dir, name);
     if (!path)
         return error_set(err, CATENA_EFAIL, "%s: out of memory", dir);
     if (chmod(path, 0755) != 0)
@@ -219,7 +220,7 @@ int sweep_emit(const struct sweep_plan *p, enum sweep_engine engine, const char 
         goto done;
     /* Slurm does not create the directory of --output, and a task without it fails. */
     if (engine == SWEEP_SLURM &&
-        (!(logs = sweep_join(abs, "slurm")) || (rc = outfile_mkdirs(logs, err)))) {
+        (!(logs = path_join(abs, "slurm")) || (rc = outfile_mkdirs(logs, err)))) {
         if (!logs)
             rc = error_set(err, CATENA_EFAIL, "%s: out of memory", dir);
         goto done;

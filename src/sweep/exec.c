@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "core/outfile.h"
+#include "core/path.h"
+#include "core/readfile.h"
 #include "sweep/internal.h"
 
 /* Where each run's standard output and error go, in its run directory. */
@@ -110,11 +112,11 @@ char *sweep_find_program(const char *argv0)
 /* The last non-empty line of a run's log, without catena's "catena: " prefix. */
 static void last_log_line(const char *run_dir, char *out, size_t size)
 {
-    char *path = sweep_join(run_dir, RUN_LOG), *text = NULL;
+    char *path = path_join(run_dir, RUN_LOG), *text = NULL;
     size_t len = 0;
     int e;
     out[0] = '\0';
-    if (path && (text = sweep_read_file(path, &len, &e))) {
+    if (path && (text = readfile(path, &len, &e))) {
         while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
             text[--len] = '\0';
         char *line = strrchr(text, '\n');
@@ -139,7 +141,7 @@ static int start(const struct sweep_plan *p, const struct sweep_exec_options *o,
                  const sigset_t *mask, struct child *c, struct catena_error *err)
 {
     char **argv = sweep_run_argv(p, o->dir, o->program, i, &c->dir);
-    char *log = c->dir ? sweep_join(c->dir, RUN_LOG) : NULL;
+    char *log = c->dir ? path_join(c->dir, RUN_LOG) : NULL;
     int rc = CATENA_OK;
     if (!argv || !log) {
         rc = error_set(err, CATENA_EFAIL, "%s: out of memory", o->dir);
@@ -219,7 +221,7 @@ static size_t reap(const struct sweep_plan *p, const struct sweep_exec_options *
 int sweep_exec(const struct sweep_plan *p, const struct sweep_exec_options *o,
                struct sweep_outcome *out, int *stop_signal, struct catena_error *err)
 {
-    char *runs = sweep_join(o->dir, "runs");
+    char *runs = path_join(o->dir, "runs");
     struct child *kids = calloc((size_t)o->jobs, sizeof *kids);
     size_t nkids = 0, next = 0;
     int rc = CATENA_OK, forwarded = 0, broken = 0;

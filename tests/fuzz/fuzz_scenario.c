@@ -51,9 +51,9 @@ static void check_message(const struct catena_error *err)
 
 /* The reports a completed run would write (run/run.c), built on the final state; their text
  * goes to /dev/null. A report that cannot be made must say why on one line. */
-static void report_model(const struct model *m, const struct state *s, FILE *null)
+static void report_model(const struct model *m, unsigned reports, const struct state *s, FILE *null)
 {
-    if (!(m->reports & REPORT_CATENARY))
+    if (!(reports & REPORT_CATENARY))
         return;
     const struct report_catenary_options ro = {.label = LABEL, .first = -1, .last = -1};
     struct report_catenary *rep = NULL;
@@ -80,8 +80,9 @@ static int affordable(const struct model *lm)
 
 /* Steps the model as run/run.c does (events at every step boundary, on the run's working copy),
  * its run clamped, stopping at a divergence; then makes the reports of a completed run. */
-static void step_model(struct model *m, FILE *null)
+static void step_model(struct scenario *sc, FILE *null)
 {
+    struct model *m = sc->model;
     if (m->steps > FUZZ_STEPS)
         m->steps = FUZZ_STEPS;
     if (m->substeps > FUZZ_SUBSTEPS)
@@ -105,7 +106,7 @@ static void step_model(struct model *m, FILE *null)
         }
         (void)solver_max_stretch(lm, s);
         if (solver_find_diverged(s) < 0)
-            report_model(lm, s, null);
+            report_model(lm, sc->output.reports, s, null);
     }
     state_destroy(s);
     events_destroy(ev);
@@ -146,17 +147,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.ov = ov;
     o.max_points = FUZZ_MAX_POINTS;
     struct catena_error err;
-    struct model *m = scenario_parse_opts(LABEL, text, len, &o, &err);
-    if (!m) {
+    struct scenario *sc = scenario_parse_opts(LABEL, text, len, &o, &err);
+    if (!sc) {
         check_message(&err);
     } else {
         FILE *null = fopen("/dev/null", "w");
         if (null)
-            describe_model(null, m);
-        step_model(m, null);
+            describe_scenario(null, sc);
+        step_model(sc, null);
         if (null)
             fclose(null);
-        model_destroy(m);
+        scenario_destroy(sc);
     }
     for (size_t i = 0; i < o.nov; i++)
         free(store[i]);

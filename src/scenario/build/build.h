@@ -2,7 +2,11 @@
  * of the model's points and links (plus its angles, areas, shapes and faces), and a body
  * record that names the range. Definitions are filled from their build_*_def() defaults
  * (Box2D-style), then by the scenario; the scenario loader checks them, so a generator
- * fails only when out of memory. Pins are the loader's: a generator pins nothing. */
+ * fails only when out of memory. Pins are the loader's: a generator pins nothing. Each type's
+ * file (build/TYPE.c) also holds the type's reader, which fills the definition from the
+ * scenario's JSON (scenario/bodies.h): the keys, checks and generator of a body type are read
+ * in one place, while the generators below take a definition and know no JSON, so models
+ * built in code (bench, tests) call them directly. */
 #ifndef CATENA_BUILD_H
 #define CATENA_BUILD_H
 

@@ -1,8 +1,12 @@
 /* Cloth bodies (Provot 1995; Jakobsen 2001): a grid of equal point masses joined by
  * structural links to the neighbours in its row and column, shear links along both
  * diagonals of every cell, and bend links to the points two apart, each family switchable.
- * Two triangles per cell carry the cloth's surface for rendering. */
+ * Two triangles per cell carry the cloth's surface for rendering. The file ends with the
+ * cloth's reader: its keys, spacing or size, placement and pin names. */
 #include "scenario/build/build.h"
+
+#include "scenario/bodies.h"
+#include "scenario/scenario.h"
 
 struct cloth_def build_cloth_def(void)
 {
@@ -72,3 +76,123 @@ long build_cloth(struct model *m, const struct cloth_def *def)
     m->bodies[b].grid_cols = cols;
     return b;
 }
+
+/* ---- the cloth's reader (scenario/bodies.h) ---- */
+
+// clang-format off
+static const struct sjson_key cloth_keys[] = {
+    {"rows", 1},
+    {"cols", 1},
+    {"spacing", 0},
+    {"size", 0},
+    {"center", 0},
+    {"corner", 0},
+    {"plane", 0},
+    {"u", 0},
+    {"v", 0},
+    {NULL, 0},
+};
+static const struct sjson_key cloth_more_keys[] = {
+    {"structural", 0},
+    {"shear", 0},
+    {"bend", 0},
+    {NULL, 0},
+};
+// clang-format on
+
+static const char *const cloth_pin_names[] = {"first",       "last",    "top-row",
+                                              "top-corners", "corners", NULL};
+
+/* "spacing": one number for both directions; "size": [width, height], the grid's extent. */
+static int read_cloth_spacing(struct loader *ld, const cJSON *e, const char *path,
+                              struct cloth_def *def)
+{
+    char p[SJSON_PATH_MAX], pi[SJSON_PATH_MAX];
+    const cJSON *size = sjson_child(e, "size");
+    if (!sjson_child(e, "spacing") && !size)
+        return sjson_error(&ld->cx, path, "missing required key \"spacing\" (or give \"size\")");
+    if (loader_either(ld, e, path, "spacing", "size") ||
+        sjson_get_number(&ld->cx, e, path, "spacing", &SJSON_POSITIVE, &def->dx))
+        return CATENA_EINPUT;
+    def->dy = def->dx;
+    if (!size)
+        return 0;
+    vec3 wh; /* checks that it is 2 numbers; then each must be positive */
+    double ext[2];
+    if (sjson_vector(&ld->cx, size, sjson_path_key(p, path, "size"), 2, &wh))
+        return CATENA_EINPUT;
+    for (size_t k = 0; k < 2; k++)
+        if (sjson_number(&ld->cx, cJSON_GetArrayItem(size, (int)k), sjson_path_index(pi, p, k),
+                         &SJSON_POSITIVE, &ext[k]))
+            return CATENA_EINPUT;
+    def->dx = ext[0] / (double)(def->cols - 1);
+    def->dy = ext[1] / (double)(def->rows - 1);
+    return 0;
+}
+
+static int read_cloth(struct loader *ld, const cJSON *e, const char *path, struct body_plan *p,
+                      long long *points)
+{
+    struct cloth_def *def = &p->def.cloth;
+    struct body_common c;
+    *def = build_cloth_def();
+    if (bodies_read_common(ld, e, path, p, &c) ||
+        bodies_read_count(ld, e, path, "rows", 2, SCENARIO_MAX_POINTS, &def->rows) ||
+        bodies_read_count(ld, e, path, "cols", 2, SCENARIO_MAX_POINTS, &def->cols))
+        return CATENA_EINPUT;
+    const long long r = def->rows, cl = def->cols;
+    const long long links = 4 * r * cl; /* structural, shear and bend: under 4 a point */
+    if (bodies_add_points(ld, path, r * cl, links, points))
+        return CATENA_EINPUT;
+    p->npoints = def->rows * def->cols;
+    def->name = c.name;
+    def->mass = c.mass;
+    def->radius = c.radius;
+    def->structural = def->shear = def->bend = c.links;
+    def->bend.on = 0;
+    vec3 center = v3(0, 0, 0);
+    if (read_cloth_spacing(ld, e, path, def) || loader_either(ld, e, path, "center", "corner") ||
+        sjson_get_vector(&ld->cx, e, path, "center", ld->m->dims, &center) ||
+        sjson_get_vector(&ld->cx, e, path, "corner", ld->m->dims, &def->corner) ||
+        bodies_read_plane(ld, e, path, &def->u, &def->v) ||
+        bodies_read_set(ld, e, path, "structural", bodies_link_set_keys, &def->structural) ||
+        bodies_read_set(ld, e, path, "shear", bodies_link_set_keys, &def->shear) ||
+        bodies_read_set(ld, e, path, "bend", bodies_link_set_keys, &def->bend))
+        return CATENA_EINPUT;
+    if (!sjson_child(e, "corner")) {
+        const double w = def->dx * (double)(def->cols - 1), h = def->dy * (double)(def->rows - 1);
+        def->corner = v3_add(center, v3_sub(v3_scale(def->v, 0.5 * h), v3_scale(def->u, 0.5 * w)));
+    }
+    return 0;
+}
+
+static long build_body(struct loader *ld, const struct body_plan *p)
+{
+    return build_cloth(ld->m, &p->def.cloth);
+}
+
+static long pin_point(const struct body_plan *p, int name, size_t j)
+{
+    const size_t rows = p->def.cloth.rows, cols = p->def.cloth.cols;
+    const size_t corners[4] = {0, cols - 1, (rows - 1) * cols, rows * cols - 1};
+    switch (name - PIN_OWN) {
+    case 0: /* top-row */
+        return j < cols ? (long)j : -1;
+    case 1: /* top-corners */
+        return j < 2 ? (long)corners[j] : -1;
+    default: /* corners */
+        return j < 4 ? (long)corners[j] : -1;
+    }
+}
+
+const struct body_kind build_cloth_kind = {
+    .name = "cloth",
+    .article = "a cloth",
+    .keys = cloth_keys,
+    .more_keys = cloth_more_keys,
+    .pin_names = cloth_pin_names,
+    .default_pin = -1,
+    .read = read_cloth,
+    .build = build_body,
+    .pin_point = pin_point,
+};

@@ -2,10 +2,13 @@
  * on the +x side. Proportions are fractions of the height after Drillis and Contini (1966);
  * segment masses and centres of mass after Winter, "Biomechanics and Motor Control of
  * Human Movement" (table 4.1). Bones are sticks; braces make the torso one rigid piece;
- * joints are 2D hinge limits (struct angle: the signed turn from a->b to b->c). */
+ * joints are 2D hinge limits (struct angle: the signed turn from a->b to b->c). The file
+ * ends with the ragdoll's reader: its keys, pose and the names of its pinnable points. */
 #include "scenario/build/build.h"
 
 #include <stdio.h>
+
+#include "scenario/bodies.h"
 
 const char *const build_ragdoll_names[] = {
     "head",   "neck",       "chest",   "pelvis", "l_shoulder", "l_elbow",
@@ -195,3 +198,72 @@ long build_ragdoll(struct model *m, const struct ragdoll_def *def)
     build_close_body(m, b, first_point, first_link);
     return b;
 }
+
+/* ---- the ragdoll's reader (scenario/bodies.h) ---- */
+
+// clang-format off
+static const struct sjson_key ragdoll_keys[] = {
+    {"position", 0},
+    {"height", 0},
+    {"angle", 0},
+    {"pose", 0},
+    {NULL, 0},
+};
+static const struct sjson_key ragdoll_more_keys[] = {
+    {"joints", 0},
+    {NULL, 0},
+};
+// clang-format on
+
+static const char *const ragdoll_pin_names[] = {
+    "first",   "last",   "head",       "neck",    "chest",  "pelvis", "l_shoulder",
+    "l_elbow", "l_hand", "r_shoulder", "r_elbow", "r_hand", "l_hip",  "l_knee",
+    "l_foot",  "r_hip",  "r_knee",     "r_foot",  NULL};
+static const char *const pose_names[] = {"stand", "t", NULL};
+
+static int read_ragdoll(struct loader *ld, const cJSON *e, const char *path, struct body_plan *p,
+                        long long *points)
+{
+    struct ragdoll_def *def = &p->def.ragdoll;
+    struct body_common c;
+    int pose = POSE_STAND;
+    *def = build_ragdoll_def();
+    if (bodies_read_common(ld, e, path, p, &c) ||
+        bodies_add_points(ld, path, RAG_NPOINTS, RAGDOLL_BONES + RAGDOLL_BRACES, points) ||
+        sjson_get_vector(&ld->cx, e, path, "position", ld->m->dims, &def->position) ||
+        sjson_get_number(&ld->cx, e, path, "height", &SJSON_POSITIVE, &def->height) ||
+        sjson_get_number(&ld->cx, e, path, "angle", &SJSON_ANY, &def->angle) ||
+        sjson_get_enum(&ld->cx, e, path, "pose", pose_names, &pose) ||
+        bodies_read_set(ld, e, path, "joints", bodies_set_keys, &def->joints))
+        return CATENA_EINPUT;
+    p->npoints = RAG_NPOINTS;
+    def->name = c.name;
+    def->mass = c.mass;
+    def->radius = c.radius;
+    def->bones = c.links;
+    def->pose = (enum ragdoll_pose)pose;
+    return 0;
+}
+
+static long build_body(struct loader *ld, const struct body_plan *p)
+{
+    return build_ragdoll(ld->m, &p->def.ragdoll);
+}
+
+static long pin_point(const struct body_plan *p, int name, size_t j)
+{
+    (void)p;
+    return j == 0 ? (long)(name - PIN_OWN) : -1;
+}
+
+const struct body_kind build_ragdoll_kind = {
+    .name = "ragdoll",
+    .article = "a ragdoll",
+    .keys = ragdoll_keys,
+    .more_keys = ragdoll_more_keys,
+    .pin_names = ragdoll_pin_names,
+    .default_pin = -1,
+    .read = read_ragdoll,
+    .build = build_body,
+    .pin_point = pin_point,
+};

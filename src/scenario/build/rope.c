@@ -3,8 +3,12 @@
  * constant and the vertical one drops by the same amount at every joint, so the link
  * slopes are beta * t_k with t_k = (n-1)/2 - k. beta is found by bisection so that the
  * links, walked from `from`, end at `to`: sum_k cos(atan(beta t_k)) = n |to - from| / length.
- * The "sag" shape is the arc: link angles gamma * t_k, chords of one circle. */
+ * The "sag" shape is the arc: link angles gamma * t_k, chords of one circle. The file ends
+ * with the rope's reader: its keys and the checks of its length against the chord. */
 #include "scenario/build/build.h"
+
+#include "core/fmt_double.h"
+#include "scenario/bodies.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -165,3 +169,109 @@ long build_rope(struct model *m, const struct rope_def *def, vec3 gravity)
     build_close_body(m, b, first_point, first_link);
     return b;
 }
+
+/* ---- the rope's reader (scenario/bodies.h) ---- */
+
+// clang-format off
+static const struct sjson_key rope_keys[] = {
+    {"from", 1},
+    {"to", 1},
+    {"segments", 1},
+    {"length", 0},
+    {NULL, 0},
+};
+static const struct sjson_key rope_more_keys[] = {
+    {"shape", 0},
+    {"bend", 0},
+    {NULL, 0},
+};
+// clang-format on
+
+static const char *const rope_shape_names[] = {"catenary", "sag", "straight", NULL};
+
+/* Checks the rope's geometry: distinct ends, a length that the segments and the shape can
+ * take. */
+static int check_rope_length(struct loader *ld, const char *path, const struct rope_def *def,
+                             int has_length)
+{
+    char p[SJSON_PATH_MAX], chord_s[FMT_DOUBLE_SIZE], len_s[FMT_DOUBLE_SIZE];
+    const double chord = v3_dist(def->from, def->to);
+    if (chord == 0)
+        return sjson_error(&ld->cx, sjson_path_key(p, path, "to"),
+                           "must differ from \"from\" (a rope needs two distinct ends)");
+    if (!has_length)
+        return 0;
+    fmt_double(chord_s, chord);
+    fmt_double(len_s, def->length);
+    sjson_path_key(p, path, "length");
+    /* A length typed as the rounded chord may fall an ulp short of it, or over it. */
+    if (def->length < chord * (1 - 1e-12))
+        return sjson_error(&ld->cx, p,
+                           "must be at least the distance from \"from\" to \"to\", %s (got %s)",
+                           chord_s, len_s);
+    if (def->shape == ROPE_STRAIGHT && def->length > chord * (1 + 1e-12))
+        return sjson_error(&ld->cx, p,
+                           "a \"straight\" rope's length must be the distance from \"from\" to "
+                           "\"to\", %s (got %s)",
+                           chord_s, len_s);
+    if (def->segments == 1 && def->length > chord * (1 + 1e-12))
+        return sjson_error(&ld->cx, p,
+                           "a rope of 1 segment cannot sag: its length must be the distance "
+                           "from \"from\" to \"to\", %s (got %s)",
+                           chord_s, len_s);
+    return 0;
+}
+
+static int read_rope(struct loader *ld, const cJSON *e, const char *path, struct body_plan *p,
+                     long long *points)
+{
+    struct rope_def *def = &p->def.rope;
+    struct body_common c;
+    long long segments = 0;
+    int shape = ROPE_CATENARY;
+    char k[SJSON_PATH_MAX];
+    *def = build_rope_def();
+    if (bodies_read_common(ld, e, path, p, &c) ||
+        sjson_get_integer(&ld->cx, e, path, "segments", 1, SCENARIO_MAX_COUNT, &segments) ||
+        bodies_add_points(ld, sjson_path_key(k, path, "segments"), segments + 1, segments, points))
+        return CATENA_EINPUT;
+    def->name = c.name;
+    def->mass = c.mass;
+    def->radius = c.radius;
+    def->stiffness = c.links.stiffness;
+    def->compliance = c.links.compliance;
+    def->break_stretch = c.links.break_stretch;
+    def->bend = (struct build_set){.on = 0, .stiffness = 1.0};
+    def->segments = (uint32_t)segments;
+    p->npoints = def->segments + 1;
+    if (sjson_get_vector(&ld->cx, e, path, "from", ld->m->dims, &def->from) ||
+        sjson_get_vector(&ld->cx, e, path, "to", ld->m->dims, &def->to) ||
+        sjson_get_number(&ld->cx, e, path, "length", &SJSON_POSITIVE, &def->length) ||
+        sjson_get_enum(&ld->cx, e, path, "shape", rope_shape_names, &shape))
+        return CATENA_EINPUT;
+    def->shape = (enum rope_shape)shape;
+    struct build_set bend = c.links;
+    bend.on = 0;
+    if (bodies_read_set(ld, e, path, "bend", bodies_link_set_keys, &bend) ||
+        check_rope_length(ld, path, def, sjson_child(e, "length") != NULL))
+        return CATENA_EINPUT;
+    def->bend = bend;
+    return 0;
+}
+
+static long build_body(struct loader *ld, const struct body_plan *p)
+{
+    return build_rope(ld->m, &p->def.rope, ld->m->gravity);
+}
+
+const struct body_kind build_rope_kind = {
+    .name = "rope",
+    .article = "a rope",
+    .keys = rope_keys,
+    .more_keys = rope_more_keys,
+    .pin_names = bodies_end_pin_names,
+    .default_pin = -1,
+    .read = read_rope,
+    .build = build_body,
+    .pin_point = NULL,
+};

@@ -2,11 +2,15 @@
  * points in a plane, or an icosphere (an icosahedron whose faces are split in four
  * `subdivisions` times, new points pushed out onto the sphere), with optional spokes from
  * a centre point, an area (ring) or volume (sphere) constraint held at pressure x rest,
- * and shape matching (Mueller et al. 2005) over all the points. */
+ * and shape matching (Mueller et al. 2005) over all the points. The file ends with the soft
+ * body's reader: its keys and which of them each shape takes. */
 #include "scenario/build/build.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "scenario/bodies.h"
+#include "scenario/scenario.h"
 
 struct softbody_def build_softbody_def(void)
 {
@@ -279,3 +283,122 @@ fail:
     free(faces);
     return -1;
 }
+
+/* ---- the soft body's reader (scenario/bodies.h) ---- */
+
+// clang-format off
+static const struct sjson_key softbody_keys[] = {
+    {"shape", 0},
+    {"center", 0},
+    {"shape_radius", 1},
+    {"points", 0},
+    {"subdivisions", 0},
+    {"plane", 0},
+    {"u", 0},
+    {"v", 0},
+    {NULL, 0},
+};
+static const struct sjson_key softbody_more_keys[] = {
+    {"spokes", 0},
+    {"area", 0},
+    {"pressure", 0},
+    {"shape_matching", 0},
+    {NULL, 0},
+};
+// clang-format on
+
+static const char *const softbody_shape_names[] = {"ring", "sphere", NULL};
+
+/* The keys that only one of the shapes takes. */
+static int check_softbody_shape(struct loader *ld, const cJSON *e, const char *path,
+                                const struct softbody_def *def)
+{
+    static const char *const ring_only[] = {"points", "plane", "u", "v", NULL};
+    char p[SJSON_PATH_MAX];
+    if (def->shape == SOFT_RING) {
+        if (sjson_child(e, "subdivisions"))
+            return sjson_error(&ld->cx, sjson_path_key(p, path, "subdivisions"),
+                               "only a \"sphere\" is subdivided (this body is a \"ring\")");
+        if (def->area.on && ld->m->dims == 3)
+            return sjson_error(
+                &ld->cx, sjson_path_key(p, path, sjson_child(e, "area") ? "area" : "pressure"),
+                "a ring's area constraint needs \"dimensions\": 2 (in 3D a "
+                "\"sphere\" holds its volume)");
+        return 0;
+    }
+    if (ld->m->dims == 2)
+        return sjson_error(&ld->cx, sjson_path_key(p, path, "shape"),
+                           "a \"sphere\" needs \"dimensions\": 3 (in 2D use a \"ring\")");
+    for (size_t k = 0; ring_only[k]; k++)
+        if (sjson_child(e, ring_only[k]))
+            return sjson_error(&ld->cx, sjson_path_key(p, path, ring_only[k]),
+                               "only a \"ring\" has this key (this body is a \"sphere\")");
+    return 0;
+}
+
+/* "area": a switch; "pressure": a number that implies the area constraint. */
+static int read_softbody_area(struct loader *ld, const cJSON *e, const char *path,
+                              struct softbody_def *def)
+{
+    char p[SJSON_PATH_MAX];
+    const cJSON *pressure = sjson_child(e, "pressure");
+    if (bodies_read_set(ld, e, path, "area", bodies_set_keys, &def->area) ||
+        sjson_get_number(&ld->cx, e, path, "pressure", &SJSON_POSITIVE, &def->pressure))
+        return CATENA_EINPUT;
+    if (pressure && sjson_child(e, "area") && !def->area.on)
+        return sjson_error(&ld->cx, sjson_path_key(p, path, "pressure"),
+                           "acts through the area constraint, which \"area\": false turns off");
+    if (pressure)
+        def->area.on = 1;
+    return 0;
+}
+
+static int read_softbody(struct loader *ld, const cJSON *e, const char *path, struct body_plan *p,
+                         long long *points)
+{
+    struct softbody_def *def = &p->def.softbody;
+    struct body_common c;
+    int shape = SOFT_RING;
+    *def = build_softbody_def();
+    if (bodies_read_common(ld, e, path, p, &c) ||
+        sjson_get_enum(&ld->cx, e, path, "shape", softbody_shape_names, &shape) ||
+        bodies_read_count(ld, e, path, "points", 3, SCENARIO_MAX_POINTS, &def->points) ||
+        bodies_read_count(ld, e, path, "subdivisions", 0, 7, &def->subdivisions))
+        return CATENA_EINPUT;
+    def->shape = (enum softbody_shape)shape;
+    def->spokes = def->edges = c.links;
+    if (bodies_read_set(ld, e, path, "spokes", bodies_link_set_keys, &def->spokes))
+        return CATENA_EINPUT;
+    p->npoints = build_softbody_points(def);
+    /* Edges: the ring's n, or the mesh's 3/2 per face; spokes: one a point. */
+    if (bodies_add_points(ld, path, p->npoints, 3LL * p->npoints, points))
+        return CATENA_EINPUT;
+    def->name = c.name;
+    def->mass = c.mass;
+    def->radius = c.radius;
+    if (sjson_get_vector(&ld->cx, e, path, "center", ld->m->dims, &def->center) ||
+        sjson_get_number(&ld->cx, e, path, "shape_radius", &SJSON_POSITIVE, &def->size) ||
+        read_softbody_area(ld, e, path, def) ||
+        sjson_get_number(&ld->cx, e, path, "shape_matching", &SJSON_UNIT, &def->shape_matching) ||
+        check_softbody_shape(ld, e, path, def) ||
+        (def->shape == SOFT_RING && bodies_read_plane(ld, e, path, &def->u, &def->v)))
+        return CATENA_EINPUT;
+    return 0;
+}
+
+static long build_body(struct loader *ld, const struct body_plan *p)
+{
+    return build_softbody(ld->m, &p->def.softbody);
+}
+
+const struct body_kind build_softbody_kind = {
+    .name = "softbody",
+    .article = "a soft body",
+    .keys = softbody_keys,
+    .more_keys = softbody_more_keys,
+    .pin_names = bodies_end_pin_names,
+    .default_pin = -1,
+    .read = read_softbody,
+    .build = build_body,
+    .pin_point = NULL,
+};

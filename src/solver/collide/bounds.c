@@ -3,12 +3,8 @@
  * however far out it went, so no sweep is needed. */
 #include <math.h>
 
+#include "core/clamp.h"
 #include "solver/collide/shape.h"
-
-static double clampd(double v, double lo, double hi)
-{
-    return v < lo ? lo : v > hi ? hi : v;
-}
 
 /* Positive inside: the distance to the nearest wall, and the normal pointing away from it. */
 static double bounds_distance(const struct obstacle *o, vec3 x, vec3 *n)
@@ -33,7 +29,7 @@ static int bounds_push(const struct obstacle *o, double r, vec3 *x, vec3 *n, dou
     const vec3 lim =
         v3(fmax(o->half.x - r, 0.0), fmax(o->half.y - r, 0.0), fmax(o->half.z - r, 0.0));
     const vec3 c =
-        v3(clampd(l.x, -lim.x, lim.x), clampd(l.y, -lim.y, lim.y), clampd(l.z, -lim.z, lim.z));
+        v3(clamp(l.x, -lim.x, lim.x), clamp(l.y, -lim.y, lim.y), clamp(l.z, -lim.z, lim.z));
     const vec3 d = v3_sub(c, l);
     const double len = v3_len(d);
     if (len == 0.0)
@@ -45,13 +41,7 @@ static int bounds_push(const struct obstacle *o, double r, vec3 *x, vec3 *n, dou
     return 1;
 }
 
-static void bounds_bounds(struct obstacle *o)
-{
-    collide_box_aabb(o, 0.0);
-}
-
 const struct collide_shape collide_bounds = {
     .distance = bounds_distance,
     .push = bounds_push,
-    .bounds = bounds_bounds,
 };

@@ -4,6 +4,7 @@
  * r (sqrt 2 - 1) early: conservative, and never lets a point through). */
 #include <math.h>
 
+#include "core/clamp.h"
 #include "solver/collide/shape.h"
 
 vec3 collide_to_local(const struct obstacle *o, vec3 x)
@@ -22,26 +23,16 @@ vec3 collide_to_world(const struct obstacle *o, vec3 v)
               R[2][0] * v.x + R[2][1] * v.y + R[2][2] * v.z);
 }
 
-static double comp(vec3 v, int k)
-{
-    return k == 0 ? v.x : k == 1 ? v.y : v.z;
-}
-
 static vec3 axis_vec(int k, double sign)
 {
     return v3(k == 0 ? sign : 0.0, k == 1 ? sign : 0.0, k == 2 ? sign : 0.0);
 }
 
-static double clampd(double v, double lo, double hi)
-{
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
 static double box_distance(const struct obstacle *o, vec3 x, vec3 *n)
 {
     const vec3 l = collide_to_local(o, v3_sub(x, o->p));
-    const vec3 c = v3(clampd(l.x, -o->half.x, o->half.x), clampd(l.y, -o->half.y, o->half.y),
-                      clampd(l.z, -o->half.z, o->half.z));
+    const vec3 c = v3(clamp(l.x, -o->half.x, o->half.x), clamp(l.y, -o->half.y, o->half.y),
+                      clamp(l.z, -o->half.z, o->half.z));
     const vec3 d = v3_sub(l, c);
     const double out = v3_len(d);
     if (out > 0.0) {
@@ -52,13 +43,13 @@ static double box_distance(const struct obstacle *o, vec3 x, vec3 *n)
     int best = 0;
     double depth = INFINITY;
     for (int k = 0; k < 3; k++) {
-        const double dk = comp(o->half, k) - fabs(comp(l, k));
+        const double dk = v3_comp(o->half, k) - fabs(v3_comp(l, k));
         if (dk < depth) {
             depth = dk;
             best = k;
         }
     }
-    *n = collide_to_world(o, axis_vec(best, comp(l, best) < 0.0 ? -1.0 : 1.0));
+    *n = collide_to_world(o, axis_vec(best, v3_comp(l, best) < 0.0 ? -1.0 : 1.0));
     return -depth;
 }
 
@@ -70,7 +61,7 @@ static int box_sweep(const struct obstacle *o, vec3 a, vec3 b, double r, double 
     int axis = -1;
     double sign = 1.0;
     for (int k = 0; k < 3; k++) {
-        const double hk = comp(o->half, k) + r, ak = comp(la, k), dk = comp(d, k);
+        const double hk = v3_comp(o->half, k) + r, ak = v3_comp(la, k), dk = v3_comp(d, k);
         if (isinf(hk))
             continue;
         if (dk == 0.0) {
@@ -98,7 +89,7 @@ static int box_sweep(const struct obstacle *o, vec3 a, vec3 b, double r, double 
      * point resting on a face, up to round-off) enters at once: else the push-out could
      * send a point that the rope drives deep into a thin box out through the far face. */
     if (tmin < 0.0) {
-        if (fabs(comp(la, axis)) < (comp(o->half, axis) + r) * (1.0 - SURFACE_SLACK))
+        if (fabs(v3_comp(la, axis)) < (v3_comp(o->half, axis) + r) * (1.0 - SURFACE_SLACK))
             return 0;
         tmin = 0.0;
     }
@@ -107,28 +98,7 @@ static int box_sweep(const struct obstacle *o, vec3 a, vec3 b, double r, double 
     return 1;
 }
 
-void collide_box_aabb(struct obstacle *o, double g)
-{
-    /* The box's extent along world axis i is sum_k |rot[i][k]| half_k. */
-    double e[3];
-    const double h[3] = {o->half.x, o->half.y, o->half.z};
-    for (int i = 0; i < 3; i++) {
-        e[i] = g;
-        for (int k = 0; k < 3; k++)
-            if (o->rot[i][k] != 0.0)
-                e[i] += fabs(o->rot[i][k]) * h[k];
-    }
-    o->lo = v3(o->p.x - e[0], o->p.y - e[1], o->p.z - e[2]);
-    o->hi = v3(o->p.x + e[0], o->p.y + e[1], o->p.z + e[2]);
-}
-
-static void box_bounds(struct obstacle *o)
-{
-    collide_box_aabb(o, 0.0);
-}
-
 const struct collide_shape collide_box = {
     .distance = box_distance,
     .sweep = box_sweep,
-    .bounds = box_bounds,
 };

@@ -77,16 +77,7 @@ static int capsule_sweep(const struct obstacle *o, vec3 a, vec3 b, double r, dou
     return 1;
 }
 
-static void capsule_bounds(struct obstacle *o)
-{
-    o->lo =
-        v3(fmin(o->p.x, o->q.x) - o->r, fmin(o->p.y, o->q.y) - o->r, fmin(o->p.z, o->q.z) - o->r);
-    o->hi =
-        v3(fmax(o->p.x, o->q.x) + o->r, fmax(o->p.y, o->q.y) + o->r, fmax(o->p.z, o->q.z) + o->r);
-}
-
 const struct collide_shape collide_capsule = {
     .distance = capsule_distance,
     .sweep = capsule_sweep,
-    .bounds = capsule_bounds,
 };

@@ -17,8 +17,6 @@
 #include "solver/cache.h"
 #include "solver/state.h"
 
-const char *const collide_type_names[] = {"plane", "sphere", "box", "capsule", "bounds", NULL};
-
 static const struct collide_shape *const shapes[] = {
     [OBSTACLE_PLANE] = &collide_plane,   [OBSTACLE_SPHERE] = &collide_sphere,
     [OBSTACLE_BOX] = &collide_box,       [OBSTACLE_CAPSULE] = &collide_capsule,
@@ -133,11 +131,6 @@ void collide_work_destroy(struct collide_work *w)
 unsigned long collide_narrow_tests(const struct state *s)
 {
     return s->cache->collide ? s->cache->collide->narrow : 0;
-}
-
-void collide_obstacle_bounds(struct obstacle *o)
-{
-    shapes[o->type]->bounds(o);
 }
 
 double collide_distance(const struct obstacle *o, vec3 x, vec3 *n)

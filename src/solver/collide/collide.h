@@ -55,14 +55,8 @@ const double *collide_frozen_masses(const struct model *m, struct state *s);
  * phase's effect, for tests and diagnostics). */
 unsigned long collide_narrow_tests(const struct state *s);
 
-/* Fills o->lo, o->hi from its shape, for the broad phase. */
-void collide_obstacle_bounds(struct obstacle *o);
-
 /* Signed distance from x to o's surface, positive on the free side (outside a solid, inside
  * bounds), with the unit normal towards the free side in *n (may be NULL). */
 double collide_distance(const struct obstacle *o, vec3 x, vec3 *n);
-
-/* Obstacle type names as scenarios write them, indexed by enum obstacle_type. */
-extern const char *const collide_type_names[];
 
 #endif

@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/clamp.h"
+
 /* A segment or a point of a self-colliding body. */
 struct item {
     uint32_t index; /* link (segments) or point */
@@ -157,11 +159,6 @@ void selfcollide_build(const struct model *m, const struct state *s, struct self
      * first leaves every bucket in increasing order. */
     for (size_t k = sc->nitems; k-- > 0;)
         sc->entries[--sc->start[sc->bucket[k]]] = (uint32_t)k;
-}
-
-static double clamp01(double v)
-{
-    return v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
 }
 
 /* Closest points a + s (b - a) and c + t (d - c) of two segments (Ericson 5.1.9). */

@@ -20,8 +20,6 @@ struct collide_shape {
     /* Pushes x, a sphere of radius r, onto the free side: returns 1 with the normal and the
      * depth removed, or 0 when x is clear. NULL: along the distance's normal. */
     int (*push)(const struct obstacle *o, double r, vec3 *x, vec3 *n, double *depth);
-    /* World bounding box of the shape. */
-    void (*bounds)(struct obstacle *o);
 };
 
 extern const struct collide_shape collide_plane, collide_sphere, collide_box, collide_capsule,
@@ -34,8 +32,5 @@ int collide_sweep_ball(vec3 c, double rho, vec3 a, vec3 b, double *tau, vec3 *n)
 /* Box frame helpers: world -> local (transpose of rot) and local -> world. */
 vec3 collide_to_local(const struct obstacle *o, vec3 x);
 vec3 collide_to_world(const struct obstacle *o, vec3 v);
-
-/* World bounding box of the box (centre p, half, rot) grown by g in every direction. */
-void collide_box_aabb(struct obstacle *o, double g);
 
 #endif

@@ -46,14 +46,7 @@ static int sphere_sweep(const struct obstacle *o, vec3 a, vec3 b, double r, doub
     return collide_sweep_ball(o->p, o->r + r, a, b, tau, n);
 }
 
-static void sphere_bounds(struct obstacle *o)
-{
-    o->lo = v3_sub(o->p, v3(o->r, o->r, o->r));
-    o->hi = v3_add(o->p, v3(o->r, o->r, o->r));
-}
-
 const struct collide_shape collide_sphere = {
     .distance = sphere_distance,
     .sweep = sphere_sweep,
-    .bounds = sphere_bounds,
 };

@@ -7,14 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "solver/direct/graph.h"
 #include "solver/direct/internal.h"
 #include "solver/direct/tree.h"
-
-static void *alloc_array(size_t n, size_t size)
-{
-    return calloc(n ? n : 1, size);
-}
 
 /* CSR of the links at each point, rebuilt by every analysis: a cut moves a link's end to a
  * new point. Cuts take the new point's link from the idle link reserved for them, so no

@@ -51,11 +51,6 @@ static vec3 node_position(const struct model *m, uint32_t v)
     return v3_scale(v3_add(m->x0[l->a], m->x0[l->b]), 0.5);
 }
 
-static double axis_of(vec3 v, int axis)
-{
-    return axis == 0 ? v.x : axis == 1 ? v.y : v.z;
-}
-
 static int longest_axis(const struct model *m, const uint32_t *set, size_t n)
 {
     vec3 lo = node_position(m, set[0]), hi = lo;
@@ -94,7 +89,7 @@ static void dissect(const struct direct *d, const struct model *m, uint32_t *set
         return;
     const int axis = longest_axis(m, set, n);
     for (size_t k = 0; k < n; k++)
-        keys[k] = (struct keyed){axis_of(node_position(m, set[k]), axis), set[k]};
+        keys[k] = (struct keyed){v3_comp(node_position(m, set[k]), axis), set[k]};
     qsort(keys, n, sizeof *keys, by_key);
     const size_t half = n / 2;
     const uint32_t s = ++*stamp;
@@ -116,11 +111,6 @@ static void dissect(const struct direct *d, const struct model *m, uint32_t *set
 
 /* ---- the system ------------------------------------------------------------------------- */
 
-static double comp(vec3 v, int i)
-{
-    return i == 0 ? v.x : i == 1 ? v.y : v.z;
-}
-
 static int in_system(const struct direct *d, uint32_t node)
 {
     return d->uidx[node] != UINT32_MAX;
@@ -130,7 +120,7 @@ static int in_system(const struct direct *d, uint32_t node)
 static double minus_jac(const struct direct *d, const struct model *m, uint32_t l, uint32_t p,
                         int i)
 {
-    return m->links[l].b == p ? -comp(d->n[l], i) : comp(d->n[l], i);
+    return m->links[l].b == p ? -v3_comp(d->n[l], i) : v3_comp(d->n[l], i);
 }
 
 struct walker {
@@ -166,7 +156,7 @@ static void walk_point_column(struct direct *d, const struct model *m, struct wa
             const double c = w->mode == WALK_VALUES ? direct_newton_geo(d, l) : 0.0;
             for (int r2 = 0; r2 < d->dims; r2++)
                 emit(d, w, c0 + (size_t)r, d->uidx[q] + (uint32_t)r2,
-                     -c * ((r2 == r) - comp(d->n[l], r2) * comp(d->n[l], r)));
+                     -c * ((r2 == r) - v3_comp(d->n[l], r2) * v3_comp(d->n[l], r)));
         }
         if (d->uidx[node] < c0)
             emit(d, w, c0 + (size_t)r, d->uidx[node],

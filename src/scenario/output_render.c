@@ -1,16 +1,13 @@
 /* The scenario's picture settings: output.render (frame timing, size, colours, camera, PNG
- * level, contact sheet; catena-scenario(5)) into model->render, and bodies[].color into each
- * body. Every value is range-checked here, so rendering itself never meets a bad option. */
+ * level, contact sheet; catena-scenario(5)). Every value is range-checked here, so rendering
+ * itself never meets a bad option. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 
 #include "gfx/raster.h"
-#include "render/render.h"
 #include "scenario/loader.h"
-
-/* Counts beyond 2^53 are not exact in JSON's doubles. */
-#define MAX_COUNT 9007199254740992LL
+#include "scenario/output.h"
 
 #define MIN_SIDE 16 /* px: smaller frames have no room for the overlay */
 
@@ -69,15 +66,15 @@ static int read_timing(struct loader *ld, const cJSON *r, struct render_opts *o)
                            "give \"fps\" or \"every\", not both (fps interpolates between "
                            "recorded steps; every draws recorded steps as they are)");
     if ((fps && sjson_number(&ld->cx, fps, "output.render.fps", &FPS_RANGE, &o->fps)) ||
-        (every && sjson_integer(&ld->cx, every, "output.render.every", 1, MAX_COUNT, &k)))
+        (every && sjson_integer(&ld->cx, every, "output.render.every", 1, SCENARIO_MAX_COUNT, &k)))
         return CATENA_EINPUT;
     if (!every)
         return 0;
-    if (k % ld->m->every != 0)
+    if (k % ld->out->every != 0)
         return sjson_error(&ld->cx, "output.render.every",
                            "must be a multiple of output.every, %ld, so that every frame is a "
                            "recorded step (got %lld)",
-                           ld->m->every, k);
+                           ld->out->every, k);
     o->every = (long)k;
     o->fps = 0;
     return 0;
@@ -236,54 +233,8 @@ int scenario_read_render(struct loader *ld)
         return CATENA_EINPUT;
     o.color_by = (enum render_color_by)color_by;
     o.level = (int)level;
-    if (render_enable(ld->m, ld->cx.err))
+    if (scenario_output_enable_render(ld->out, ld->cx.err))
         return CATENA_EFAIL;
-    *ld->m->render = o;
-    return 0;
-}
-
-static int hex_digit(char c)
-{
-    return '0' <= c && c <= '9'   ? c - '0'
-           : 'a' <= c && c <= 'f' ? c - 'a' + 10
-           : 'A' <= c && c <= 'F' ? c - 'A' + 10
-                                  : -1;
-}
-
-/* "#rrggbb" as 0xRRGGBB, or -1. */
-static long parse_color(const char *s)
-{
-    if (s[0] != '#' || strlen(s) != 7)
-        return -1;
-    long v = 0;
-    for (int i = 1; i < 7; i++) {
-        const int d = hex_digit(s[i]);
-        if (d < 0)
-            return -1;
-        v = v * 16 + d;
-    }
-    return v;
-}
-
-int scenario_read_body_colors(struct loader *ld)
-{
-    const cJSON *bodies = sjson_child(ld->root, "bodies");
-    size_t i = 0;
-    /* bodies[] is checked and built by now, body i from entry i */
-    for (const cJSON *e = bodies ? bodies->child : NULL; e && i < ld->m->nbodies;
-         e = e->next, i++) {
-        char p[SJSON_PATH_MAX], cp[SJSON_PATH_MAX];
-        const char *s = NULL;
-        sjson_path_index(p, "bodies", i);
-        if (sjson_get_string(&ld->cx, e, p, "color", &s))
-            return CATENA_EINPUT;
-        if (!s)
-            continue;
-        const long c = parse_color(s);
-        if (c < 0)
-            return sjson_error(&ld->cx, sjson_path_key(cp, p, "color"),
-                               "expected a colour \"#rrggbb\" (hexadecimal), got \"%s\"", s);
-        ld->m->bodies[i].color = (uint32_t)c | BODY_COLOR_SET;
-    }
+    *ld->out->render = o;
     return 0;
 }
