@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io/compare.h"
 #include "solver/state.h"
@@ -255,7 +256,8 @@ START_TEST(test_sniff)
 }
 END_TEST
 
-/* A run directory: trajectory.npy, else .csv, else .json. */
+/* A run directory: the trajectory its manifest lists (trajectory.npy, else .csv, else
+ * .json), never one it does not list. */
 START_TEST(test_run_directory)
 {
     struct traj_data t;
@@ -264,14 +266,35 @@ START_TEST(test_run_directory)
     char expect[4200];
     ck_assert_ptr_null(traj_read_open(dir, &err));
     snprintf(expect, sizeof expect,
-             "%s: no trajectory.npy, trajectory.csv or trajectory.json in this directory", dir);
+             "%s: no summary.json: not a run directory, or its run never started", dir);
     ck_assert_str_eq(err.msg, expect);
+    ck_assert_int_eq(err.code, CATENA_EINPUT);
+    tu_write_manifest(dir, "ok", NULL, 0);
+    ck_assert_ptr_null(traj_read_open(dir, &err));
+    snprintf(expect, sizeof expect,
+             "%s: the run wrote no trajectory (summary.json lists no trajectory.npy, .csv or "
+             ".json)",
+             dir);
+    ck_assert_str_eq(err.msg, expect);
+    char *summary = tu_path(dir, "summary.json");
+    ck_assert_int_eq(unlink(summary), 0);
+    free(summary);
 
     static const char *const names[] = {"trajectory.json", "trajectory.csv", "trajectory.npy"};
     static const enum output_format formats[] = {FORMAT_JSON, FORMAT_CSV, FORMAT_NPY};
     for (int i = 0; i < 3; i++) {
         free(td_write(&t, names[i]));
+        /* unlisted, the new file is not read: the listed one is */
         struct traj_reader *r = traj_read_open(dir, &err);
+        if (i == 0) {
+            ck_assert_ptr_null(r); /* no summary.json yet */
+        } else {
+            ck_assert_msg(r, "%s", err.msg);
+            ck_assert_int_eq(traj_read_info(r)->format, formats[i - 1]);
+            traj_read_close(r);
+        }
+        tu_write_manifest(dir, "ok", names, (size_t)i + 1);
+        r = traj_read_open(dir, &err);
         ck_assert_msg(r, "%s", err.msg);
         ck_assert_int_eq(traj_read_info(r)->format, formats[i]);
         char *path = tu_path(dir, names[i]);

@@ -424,7 +424,9 @@ START_TEST(test_topology_replay)
     ck_assert_int_eq(run_simulation(scen, &ro, &rr, &err), CATENA_OK);
     const uint32_t c = (uint32_t)m->first_reserved_point, far = (uint32_t)m->first_reserved_link;
     struct topology t;
-    ck_assert_msg(topology_open(&t, m, dir, &err) == CATENA_OK, "%s", err.msg);
+    char *topology = tu_path(dir, "topology.csv");
+    ck_assert_msg(topology_open(&t, m, topology, &err) == CATENA_OK, "%s", err.msg);
+    free(topology);
     ck_assert_int_eq(topology_advance(&t, 9.5, &err), CATENA_OK);
     ck_assert_int_eq(t.alive[far], 0);
     ck_assert_uint_eq(t.links[10].b, 11);
@@ -608,7 +610,9 @@ START_TEST(test_cut_ends_keep_radius)
     struct catena_error err;
     struct topology t;
     const size_t c = m->first_reserved_point;
-    ck_assert_msg(topology_open(&t, m, dir, &err) == CATENA_OK, "%s", err.msg);
+    char *topology = tu_path(dir, "topology.csv");
+    ck_assert_msg(topology_open(&t, m, topology, &err) == CATENA_OK, "%s", err.msg);
+    free(topology);
     ck_assert_double_eq(t.radius[c], 0);
     ck_assert_int_eq(topology_advance(&t, 0, &err), CATENA_OK);
     ck_assert_double_eq(t.radius[c], 0.1);
@@ -840,6 +844,9 @@ START_TEST(test_settled_frames_from_npy)
     expect_same_steps(npy, csv);
     ck_assert_int_eq(remove(npy), 0);
     ck_assert_int_eq(remove(side), 0);
+    /* the run as if it had written CSV alone: its manifest lists what is left */
+    static const char *const csv_only[] = {"trajectory.csv", "topology.csv"};
+    tu_write_manifest(dir, "ok", csv_only, file_exists("topology.csv") ? 2 : 1);
     ck_assert_msg(render_run(scen, &o, dir, out_csv, 0, &r2, &err) == CATENA_OK, "%s", err.msg);
     ck_assert_int_eq(r2.frames, r1.frames);
     char name[64];

@@ -17,6 +17,7 @@
 
 #include "core/fmt_double.h"
 #include "core/outfile.h"
+#include "io/rundir.h"
 #include "run/run.h"
 #include "run/summary.h"
 #include "testutil.h"
@@ -440,14 +441,31 @@ START_TEST(test_npy_paths_agree)
 }
 END_TEST
 
+/* The name of the outfile temporary for NAME in d, into tmp: 1 when there is one (of this
+ * process), 0 when there is none. */
+static int temporary_of(const char *d, const char *name, char *tmp, size_t size)
+{
+    DIR *dp = opendir(d);
+    int found = 0;
+    long pid;
+    for (struct dirent *e; dp && !found && (e = readdir(dp));)
+        if (outfile_is_temporary(e->d_name, &pid) && pid == (long)getpid() &&
+            strncmp(e->d_name + 1, name, strlen(name)) == 0 && e->d_name[strlen(name) + 1] == '.') {
+            snprintf(tmp, size, "%s", e->d_name);
+            found = 1;
+        }
+    if (dp)
+        closedir(dp);
+    return found;
+}
+
 START_TEST(test_final_name_only_after_close)
 {
     static const enum output_format formats[] = {FORMAT_CSV, FORMAT_JSON, FORMAT_NPY};
     struct model *m = tricky_model(3, 2);
     for (size_t k = 0; k < 3; k++) {
-        char name[64], tmp[128];
+        char name[64], tmp[512];
         snprintf(name, sizeof name, "trajectory.%s", traj_format_name(formats[k]));
-        snprintf(tmp, sizeof tmp, ".%s.tmp.%ld", name, (long)getpid());
         struct catena_error err = {0};
         struct traj_writer *w = traj_open(formats[k], dir, m, tricky_name, TRICKY_EVERY, &err);
         ck_assert_ptr_nonnull(w);
@@ -455,7 +473,7 @@ START_TEST(test_final_name_only_after_close)
         ck_assert_int_eq(traj_append(w, s->step, s->t, s->x, &err), CATENA_OK);
         free_state(s);
         ck_assert(!exists(dir, name));
-        ck_assert(exists(dir, tmp));
+        ck_assert(temporary_of(dir, name, tmp, sizeof tmp));
         ck_assert_int_eq(traj_close(w, &err), CATENA_OK);
         ck_assert(exists(dir, name));
         ck_assert(!exists(dir, tmp));
@@ -634,6 +652,19 @@ static cJSON *at(const cJSON *obj, const char *key)
     return item;
 }
 
+/* Writes dir's summary.json for the run r of scn as a run does: "running" first, then the
+ * final one through the manifest writer. */
+static int write_summary(const char *d, const struct scenario *scn, const struct run_result *r,
+                         struct catena_error *err)
+{
+    struct rundir_writer w;
+    int rc = rundir_begin(&w, d, RUNDIR_SUMMARY, NULL, 0, NULL, err);
+    if (rc == CATENA_OK)
+        rc = summary_write(&w, scn, r, NULL, err);
+    rundir_writer_free(&w);
+    return rc;
+}
+
 START_TEST(test_summary_ok)
 {
     struct scenario *scn = tricky_scenario(4, 2);
@@ -648,7 +679,7 @@ START_TEST(test_summary_ok)
                            .live_links = 3,
                            .diverged_point = -1};
     struct catena_error err = {0};
-    ck_assert_msg(summary_write(dir, scn, &r, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_msg(write_summary(dir, scn, &r, &err) == CATENA_OK, "%s", err.msg);
 
     cJSON *root = read_summary();
     ck_assert_str_eq(at(root, "catena_version")->valuestring, "0.1.0");
@@ -691,6 +722,12 @@ START_TEST(test_summary_ok)
     ck_assert(same_bits(at(final, "max_stretch")->valuedouble, r.max_stretch));
     ck_assert_int_eq(at(final, "live_links")->valueint, 3);
     ck_assert_ptr_null(cJSON_GetObjectItem(root, "diverged"));
+    /* The manifest: an id of 128 bits, and no file written besides summary.json. */
+    const char *id = at(root, "run_id")->valuestring;
+    ck_assert_uint_eq(strlen(id), 32);
+    ck_assert_uint_eq(strspn(id, "0123456789abcdef"), 32);
+    ck_assert_int_eq(cJSON_GetArraySize(at(root, "files")), 0);
+    ck_assert_ptr_null(cJSON_GetObjectItem(root, "pending"));
     cJSON_Delete(root);
     ck_assert_int_eq(count_entries(dir), 1);
     scenario_destroy(scn);
@@ -711,7 +748,7 @@ START_TEST(test_summary_diverged)
                            .live_links = 7,
                            .diverged_point = 3};
     struct catena_error err = {0};
-    ck_assert_msg(summary_write(dir, scn, &r, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_msg(write_summary(dir, scn, &r, &err) == CATENA_OK, "%s", err.msg);
     cJSON *root = read_summary();
     ck_assert_str_eq(at(root, "status")->valuestring, "diverged");
     ck_assert_double_eq(at(root, "steps_per_second")->valuedouble, 0.0); /* no wall time */
@@ -730,9 +767,16 @@ START_TEST(test_summary_missing_dir)
     struct scenario *scn = tricky_scenario(2, 2);
     struct run_result r = {.status = RUN_OK, .diverged_point = -1};
     struct catena_error err = {0};
-    char *missing = tu_path(dir, "gone");
-    ck_assert_int_eq(summary_write(missing, scn, &r, &err), CATENA_EFAIL);
+    char *missing = tu_path(dir, "gone"), *running = tu_path(missing, "summary.json");
+    struct rundir_writer w;
+    ck_assert_int_eq(rundir_begin(&w, missing, RUNDIR_SUMMARY, NULL, 0, NULL, &err), CATENA_OK);
+    /* the directory goes while the run runs */
+    ck_assert_int_eq(unlink(running), 0);
+    ck_assert_int_eq(rmdir(missing), 0);
+    ck_assert_int_eq(summary_write(&w, scn, &r, NULL, &err), CATENA_EFAIL);
     ck_assert_msg(strstr(err.msg, "gone/summary.json: cannot create") != NULL, "%s", err.msg);
+    rundir_writer_free(&w);
+    free(running);
     free(missing);
     scenario_destroy(scn);
 }

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Failures during a run, end to end: an output directory that cannot be made or written,
-# a full disk (a 64 KiB tmpfs when this runs as root and may mount, and /dev/full in
-# place of one output file for anyone), the output directory deleted mid-run, SIGINT and
-# a divergence. Each ends with exit status 1 (130 for SIGINT) and a message naming the
-# file, and never leaves a file under its final name that is incomplete.
+# a full disk (a 64 KiB tmpfs when this runs as root and may mount, and a file size limit,
+# ulimit -f, for anyone), the output directory deleted mid-run, SIGINT and a divergence. Each
+# ends with exit status 1 (130 for SIGINT) and a message naming the file, and never leaves a
+# file under its final name that is incomplete.
 . "$top_srcdir/tests/lib.sh"
 
 # A 5-point rope pinned at one end.
@@ -28,9 +28,9 @@ expect_empty() {
     fi
 }
 
-# no_temp_files DIR DESCRIPTION
+# no_temp_files DIR DESCRIPTION: no temporary file (".NAME.catena.tmp.PID.RANDOM") and no lock
 no_temp_files() {
-    expect_eq "$(find "$1" -name '.*.tmp.*' | wc -l | tr -d ' ')" 0 "$2"
+    expect_eq "$(find "$1" -name '.*.tmp.*' -o -name .catena.lock | wc -l | tr -d ' ')" 0 "$2"
 }
 
 # whole_csv FILE DESCRIPTION: a header and whole frames of $points rows.
@@ -96,7 +96,7 @@ if [ "$(id -u)" -ne 0 ]; then
     chmod 555 "$tmp/ro"
     catena run -q -o "$tmp/ro" "$tmp/small.json"
     expect_status 1 "read-only output directory: exit 1"
-    expect_message "$tmp/ro/scenario.json: cannot create: Permission denied" \
+    expect_message "$tmp/ro/.catena.lock: cannot lock: Permission denied" \
         "read-only output directory: the message names the file"
     expect_empty "$tmp/ro" "read-only output directory: nothing written"
     chmod 755 "$tmp/ro"
@@ -104,7 +104,7 @@ elif [ $can_mount = yes ] && mount -t tmpfs -o ro,size=64k tmpfs "$tmp/ro"; then
     mounts="$mounts $tmp/ro"
     catena run -q -o "$tmp/ro" "$tmp/small.json"
     expect_status 1 "read-only file system: exit 1"
-    expect_message "$tmp/ro/scenario.json: cannot create: Read-only file system" \
+    expect_message "$tmp/ro/.catena.lock: cannot lock: Read-only file system" \
         "read-only file system: the message names the file"
     expect_empty "$tmp/ro" "read-only file system: nothing written"
 else
@@ -121,46 +121,48 @@ if [ $can_mount = yes ]; then
     expect_status 1 "full file system: exit 1"
     expect_message "$tmp/full/run/trajectory.csv: cannot write: No space left on device" \
         "full file system: the message names the file"
-    # scenario.json, written whole before the run started, is all that stays.
-    expect_eq "$(ls -A "$tmp/full/run" | tr '\n' ' ')" "scenario.json " \
+    # scenario.json, written whole before the run started, and summary.json, which says the
+    # run did not finish ("running" when even the final one could not be written), are all
+    # that stays.
+    expect_eq "$(ls -A "$tmp/full/run" | tr '\n' ' ')" "scenario.json summary.json " \
         "full file system: no partial file, no temporary file"
+    check "full file system: summary.json does not say ok" \
+        sh -c "! grep -q '\"status\":.*\"ok\"' '$tmp/full/run/summary.json'"
 else
     echo "SKIP: full tmpfs (needs root and permission to mount)"
 fi
 
-# --- a full disk for one file: its temporary name (".NAME.tmp.PID", and exec keeps the
-# shell's PID) is made a link to /dev/full, where every write fails with ENOSPC
+# --- a file too large for the process's limit (ulimit -f, with SIGXFSZ ignored so the write
+# fails with EFBIG, as a full disk fails with ENOSPC): trajectory.csv, the largest file,
+# cannot be written; the run fails, says why in summary.json, and readers refuse it
 
-if [ -w /dev/full ]; then
-    # full_file NAME DIR ARGUMENT...: runs catena into DIR with NAME's writes failing.
-    full_file() {
-        name=$1
-        dir=$2
-        shift 2
-        mkdir -p "$dir"
-        status=0
-        sh -c 'ln -s /dev/full "$1/.$2.tmp.$$" && shift 2 && exec "$@"' sh "$dir" "$name" \
-            "$CATENA" "$@" -o "$dir" >"$tmp/out" 2>"$tmp/err" || status=$?
-    }
-    full_file trajectory.npy "$tmp/fullnpy" run -q --format csv,npy "$tmp/small.json"
-    expect_status 1 "trajectory.npy on a full disk: exit 1"
-    expect_message "$tmp/fullnpy/trajectory.npy: cannot write: No space left on device" \
-        "trajectory.npy on a full disk: the message names the file"
-    check "trajectory.npy on a full disk: no trajectory.npy" test ! -e "$tmp/fullnpy/trajectory.npy"
-    check "trajectory.npy on a full disk: no summary.json" test ! -e "$tmp/fullnpy/summary.json"
-    no_temp_files "$tmp/fullnpy" "trajectory.npy on a full disk: no temporary file"
-
-    full_file summary.json "$tmp/fullsum" run -q "$tmp/small.json"
-    expect_status 1 "summary.json on a full disk: exit 1"
-    expect_message "$tmp/fullsum/summary.json: cannot write: No space left on device" \
-        "summary.json on a full disk: the message names the file"
-    check "summary.json on a full disk: no summary.json" test ! -e "$tmp/fullsum/summary.json"
-    expect_eq "$(lines "$tmp/fullsum/trajectory.csv")" $((1 + 21 * points)) \
-        "summary.json on a full disk: the trajectory, written before, is whole"
-    no_temp_files "$tmp/fullsum" "summary.json on a full disk: no temporary file"
-else
-    echo "SKIP: /dev/full is not writable"
-fi
+# limited LIMIT_BLOCKS DIR ARGUMENT...: runs catena into DIR with files limited to LIMIT_BLOCKS
+# blocks of 512 bytes (dash's unit; 1024 in bash, still far below the trajectory).
+limited() {
+    blocks=$1
+    dir=$2
+    shift 2
+    status=0
+    sh -c 'trap "" XFSZ; ulimit -f "$1" && shift && exec "$@"' sh "$blocks" \
+        "$CATENA" "$@" -o "$dir" >"$tmp/out" 2>"$tmp/err" || status=$?
+}
+limited 64 "$tmp/big" run -q --steps 2000 --format csv,npy --set output.metrics=false \
+    "$tmp/small.json"
+expect_status 1 "trajectory.csv too large: exit 1"
+expect_message "$tmp/big/trajectory.csv: cannot write: File too large" \
+    "trajectory.csv too large: the message names the file"
+check "trajectory.csv too large: no trajectory.csv" test ! -e "$tmp/big/trajectory.csv"
+check "trajectory.csv too large: no trajectory.npy (dropped, not committed)" \
+    test ! -e "$tmp/big/trajectory.npy"
+check "trajectory.csv too large: summary.json says failed" \
+    json_has "$tmp/big/summary.json" status '"failed"'
+check "trajectory.csv too large: summary.json says why" \
+    grep -qF 'trajectory.csv: cannot write: File too large' "$tmp/big/summary.json"
+no_temp_files "$tmp/big" "trajectory.csv too large: no temporary file"
+catena compare "$tmp/big" "$tmp/big"
+expect_status 2 "a failed run is refused by compare: exit 2"
+expect_err "$tmp/big: the run failed (summary.json says \"failed\": $tmp/big/trajectory.csv: cannot write: File too large)" \
+    "a failed run is refused by compare: the message says why"
 
 # --- the output directory deleted mid-run: the run notices at its next flush (every
 # 64 KiB), stops, and says so

@@ -92,6 +92,26 @@ small_rope() {
 JSON
 }
 
+# relist DIR NAME...: rewrites the manifest of run directory DIR (summary.json's "files", its
+# last member) to list exactly the files NAME... as they are now, as if the run had written
+# them: for tests that plant known contents in a run directory.
+relist() {
+    relist_dir=$1
+    shift
+    {
+        sed '/^	"files":/,$d' "$relist_dir/summary.json"
+        printf '\t"files":\t['
+        relist_sep=
+        for relist_name in "$@"; do
+            printf '%s{"name": "%s", "size": %s, "sha256": "%s"}' "$relist_sep" "$relist_name" \
+                "$(wc -c <"$relist_dir/$relist_name" | tr -d ' ')" \
+                "$(sha256sum "$relist_dir/$relist_name" | cut -d' ' -f1)"
+            relist_sep=', '
+        done
+        printf ']\n}\n'
+    } >"$relist_dir/summary.json.new" && mv "$relist_dir/summary.json.new" "$relist_dir/summary.json"
+}
+
 finish() {
     echo "$passed passed, $failed failed"
     [ "$failed" -eq 0 ]

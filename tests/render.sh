@@ -97,7 +97,7 @@ expect_err "unexpected argument" "the extra argument is reported"
 
 catena render "$tmp/nowhere"
 expect_status 2 "render of a missing directory exits 2"
-expect_err "$tmp/nowhere/scenario.json: cannot read" "the missing scenario.json is named"
+expect_err "$tmp/nowhere: no summary.json: not a run directory" "the missing run is named"
 
 for bad in "--size 0x10" "--size 640" "--size 640x480x2" "--color-by strain" "--level 12" \
     "--fps 0" "--fps -1" "--every 0" "--set time.dt=1" "--set output.render" "--bogus"; do
@@ -116,9 +116,11 @@ catena render "$tmp/a" --set time.dt=1
 expect_err "only output.render settings can change once a run is done" "--set outside render"
 
 mkdir -p "$tmp/i"
-cp "$tmp/a/scenario.json" "$tmp/i/"
+cp "$tmp/a/scenario.json" "$tmp/a/summary.json" "$tmp/i/"
+relist "$tmp/i" scenario.json
 catena render "$tmp/i"
 expect_status 2 "render of a run without a trajectory exits 2"
-expect_err "no trajectory.npy, trajectory.csv or trajectory.json" "the missing trajectory is named"
+expect_err "$tmp/i: the run wrote no trajectory (summary.json lists no trajectory.npy, .csv or .json)" \
+    "the missing trajectory is named"
 
 finish

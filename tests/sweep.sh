@@ -192,6 +192,8 @@ cp -r "$run1" extra/runs/iterations=2
 "$CATENA" run small.json --set solver.iterations=3 -q -o extra/runs/iterations=3
 printf 'step,max_stretch,energy\n0,1,5\n10,1.25,4\n20,1.5,3\n' >extra/runs/iterations=3/metrics.csv
 printf '{"fit": {"a": 2.5, "rms": 1e-3}, "points": [7, 8]}\n' >extra/runs/iterations=3/catenary.json
+# the run as if it had written them (its manifest lists them; unlisted files are never read)
+relist extra/runs/iterations=3 scenario.json trajectory.csv events.csv metrics.csv catenary.json
 catena sweep collect extra
 expect_status 1 "sweep collect with a stale run exits 1"
 expect_err "catena: extra/runs/iterations=2: stale: summary.json is from a run with other overrides" \

@@ -2,12 +2,15 @@
 #define _XOPEN_SOURCE 700
 #include "testutil.h"
 
+#include <fcntl.h>
 #include <ftw.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "core/sha256_hex.h"
 
 struct model *tu_model_of(struct scenario *sc)
 {
@@ -188,4 +191,31 @@ unsigned char *tu_read_png(const char *dir, const char *name, int *w, int *h)
     png_image_free(&img);
     free(path);
     return buf;
+}
+
+void tu_write_manifest(const char *dir, const char *status, const char *const *names, size_t n)
+{
+    char *path = tu_path(dir, "summary.json");
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        abort();
+    fprintf(fp,
+            "{\"run_id\": \"0123456789abcdef0123456789abcdef\", \"status\": \"%s\", "
+            "\"files\": [",
+            status);
+    for (size_t i = 0; i < n; i++) {
+        char *file = tu_path(dir, names[i]), hex[SHA256_HEX_SIZE];
+        unsigned long long size = 0;
+        const int fd = open(file, O_RDONLY);
+        if (fd < 0 || sha256_hex_fd(fd, 0, &size, hex) != 0)
+            abort();
+        close(fd);
+        fprintf(fp, "%s{\"name\": \"%s\", \"size\": %llu, \"sha256\": \"%s\"}", i ? ", " : "",
+                names[i], size, hex);
+        free(file);
+    }
+    fputs("]}\n", fp);
+    if (fclose(fp) != 0)
+        abort();
+    free(path);
 }

@@ -39,6 +39,11 @@ char *tu_read_file(const char *path, size_t *len);
 /* Joins dir and name into a malloc'd path. */
 char *tu_path(const char *dir, const char *name);
 
+/* Writes dir/summary.json as a run directory's manifest (io/rundir.h) with this status and
+ * the files names[0..n) of dir as they are now (sizes and SHA-256 computed), as if a run
+ * had written them. */
+void tu_write_manifest(const char *dir, const char *status, const char *const *names, size_t n);
+
 /* The RGBA pixels of DIR/NAME through libpng's simplified reader, its size in *w and *h;
  * NULL if it cannot be read. The caller frees the pixels. */
 unsigned char *tu_read_png(const char *dir, const char *name, int *w, int *h);

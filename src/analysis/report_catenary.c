@@ -9,9 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "core/path.h"
 #include "io/traj_read.h"
 
 /* "LABEL: WHAT: message", the chain or option the problem is about in WHAT. */
@@ -331,35 +329,12 @@ static int frame_missing(const char *path, long step, const struct frame_span *s
                      path, step, sp->n, sp->first, sp->last);
 }
 
-/* In a run directory, the trajectory the run wrote according to its scenario, so that a file
- * left there by an earlier run in another format is not read instead; NPY first, as
- * traj_read_open prefers it. A malloc'd path, or NULL for a file or a run without one. */
-static char *run_trajectory(const char *path, unsigned formats)
-{
-    static const struct {
-        enum output_format f;
-        const char *name;
-    } order[] = {{FORMAT_NPY, "trajectory.npy"},
-                 {FORMAT_CSV, "trajectory.csv"},
-                 {FORMAT_JSON, "trajectory.json"}};
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        return NULL;
-    for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
-        if (!(formats & order[i].f))
-            continue;
-        return path_join(path, order[i].name);
-    }
-    return NULL;
-}
-
 int report_catenary_read_frame(const char *path, const struct scenario *sc, long step, vec3 *x,
                                long *step_out, double *time_out, struct catena_error *err)
 {
     const struct model *m = sc->model;
-    char *file = run_trajectory(path, sc->output.formats);
-    struct traj_reader *rd = traj_read_open(file ? file : path, err);
-    free(file);
+    /* in a run directory, the trajectory its summary.json lists (io/rundir.h) */
+    struct traj_reader *rd = traj_read_open(path, err);
     if (!rd)
         return err->code;
     const struct traj_info *info = traj_read_info(rd);

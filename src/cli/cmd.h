@@ -50,9 +50,4 @@ int cmd_parse_max_points(const char *arg, long long *out);
 /* --set PATH=VALUE: splits arg in place into an override. */
 int cmd_parse_set(char *arg, struct scenario_override *ov);
 
-/* Draws the frames of a run of sc in run_dir into out_dir with the options o
- * (cli/cmd_render.c); returns an exit status. */
-int cmd_render_scenario(const struct scenario *sc, const struct render_opts *o, const char *run_dir,
-                        const char *out_dir, int quiet);
-
 #endif

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "analysis/report_catenary.h"
+#include "core/stop.h"
+#include "io/rundir.h"
 
 enum {
     OPT_BODY = CHAR_MAX + 1,
@@ -66,12 +68,25 @@ static int parse_step(const char *arg, long *step)
     return -1;
 }
 
-/* The scenario of a run directory or trajectory: --scenario, else scenario.json in the
- * directory or beside the file. Returns a malloc'd path, or NULL after saying what to pass. */
+/* The scenario of a run directory or trajectory: --scenario, else the scenario.json the run
+ * directory's manifest lists (io/rundir.h), or the one beside the file. Returns a malloc'd
+ * path, or NULL after saying what is wrong. */
 static char *catenary_scenario(const char *target, const char *given, int is_dir)
 {
     if (given)
         return strdup(given);
+    if (is_dir) {
+        struct catena_error err;
+        struct rundir *rd;
+        char *path = NULL;
+        if (rundir_open(target, &rd, &err) == CATENA_OK) {
+            path = rundir_path(rd, "scenario.json", &err);
+            rundir_close(rd);
+        }
+        if (!path)
+            cmd_report(&err);
+        return path;
+    }
     const char *slash = strrchr(target, '/');
     const int dirlen = is_dir ? (int)strlen(target) : slash ? (int)(slash - target) : 1;
     const char *dir = is_dir || slash ? target : ".";
@@ -83,9 +98,9 @@ static char *catenary_scenario(const char *target, const char *given, int is_dir
     if (access(path, F_OK) == 0)
         return path;
     fprintf(stderr,
-            "catena: %s: no scenario.json %s (runs write one; pass the scenario with "
-            "--scenario FILE)\n",
-            target, is_dir ? "in the run directory" : "beside the trajectory");
+            "catena: %s: no scenario.json beside the trajectory (runs write one; pass the "
+            "scenario with --scenario FILE)\n",
+            target);
     free(path);
     return NULL;
 }
@@ -195,11 +210,18 @@ int cmd_catenary(int argc, char **argv)
         fprintf(stderr, "catena: %s: %s\n", target, strerror(errno));
         return EXIT_USAGE;
     }
+    /* a signal ends the reading cleanly, and the plot's temporary file goes */
+    struct stop_handlers stop;
+    stop_catch(&stop);
     char *path = catenary_scenario(target, scenario, S_ISDIR(st.st_mode));
-    if (!path)
-        return EXIT_USAGE;
-    o.label = target;
-    const int status = catenary_report(target, path, step, &o, json, plot);
+    int status = EXIT_USAGE;
+    if (path) {
+        o.label = target;
+        status = catenary_report(target, path, step, &o, json, plot);
+    }
+    if (stop_requested() && status != EXIT_SUCCESS)
+        status = stop_exit_status(stop_requested());
     free(path);
+    stop_restore(&stop);
     return status;
 }

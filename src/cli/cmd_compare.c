@@ -1,6 +1,7 @@
-/* `catena compare A B`: compares two trajectories (files or run directories) point by point
- * under |A-B| <= atol + rtol*|B| and prints the report as text or JSON; exit 0 within
- * tolerance, 1 outside, 2 when they cannot be compared. */
+/* `catena compare A B`: compares two trajectories (files, or run directories read through
+ * their manifests) point by point under |A-B| <= atol + rtol*|B| and prints the report as text
+ * or JSON; exit 0 within tolerance, 1 outside, 2 when they cannot be compared, 128+N when
+ * signal N stopped it. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 
@@ -10,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/stop.h"
 #include "io/compare.h"
 
 enum {
@@ -125,5 +127,12 @@ int cmd_compare(int argc, char **argv)
             fprintf(stderr, "catena: compare: unexpected argument '%s'\n", argv[optind + 2]);
         return cmd_usage_error();
     }
-    return compare_files(argv[optind], argv[optind + 1], &opt, json);
+    /* A signal ends the reading at the next frame with a message (traj_read_next). */
+    struct stop_handlers stop;
+    stop_catch(&stop);
+    int status = compare_files(argv[optind], argv[optind + 1], &opt, json);
+    if (stop_requested() && status == CATENA_EINPUT) /* the reading was cut short */
+        status = stop_exit_status(stop_requested());
+    stop_restore(&stop);
+    return status;
 }

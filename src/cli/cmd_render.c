@@ -1,5 +1,7 @@
 /* `catena render RUN_DIR`: draws the PNG frames (and contact sheet) of a finished run from its
- * scenario.json and trajectory; only output.render settings may change, since the run is done. */
+ * scenario.json and trajectory, as its summary.json lists them; only output.render settings may
+ * change, since the run is done. The frames are listed in OUT/render.json; OUT is locked while
+ * they are drawn; SIGINT and SIGTERM end the drawing cleanly (exit 130, 143). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 
@@ -8,6 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "core/dirlock.h"
+#include "core/outfile.h"
+#include "core/stop.h"
+#include "io/rundir.h"
 
 enum {
     OPT_FPS = CHAR_MAX + 1,
@@ -32,16 +39,6 @@ static const struct option render_longopts[] = {
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
-
-int cmd_render_scenario(const struct scenario *sc, const struct render_opts *o, const char *run_dir,
-                        const char *out_dir, int quiet)
-{
-    struct render_result res;
-    struct catena_error err;
-    const int status =
-        render_run(sc, o, run_dir, out_dir, !quiet && isatty(STDERR_FILENO), &res, &err);
-    return status == CATENA_OK ? EXIT_SUCCESS : cmd_report(&err);
-}
 
 /* "800x600" as the JSON array [800,600] in buf; the loader checks the range. */
 static int parse_size(const char *arg, char *buf, size_t size)
@@ -100,16 +97,14 @@ static int check_render_set(char *arg)
     return -1;
 }
 
-/* Loads RUN_DIR/scenario.json under the overrides, with rendering on. */
-static struct scenario *load_run(const char *run_dir, const struct scenario_override *ov, size_t n,
+/* Loads the run's scenario.json (as its manifest lists it) under the overrides, with
+ * rendering on. */
+static struct scenario *load_run(struct rundir *run, const struct scenario_override *ov, size_t n,
                                  struct catena_error *err)
 {
-    char *scenario = malloc(strlen(run_dir) + sizeof "/scenario.json");
-    if (!scenario) {
-        error_set(err, CATENA_EFAIL, "out of memory");
+    char *scenario = rundir_path(run, "scenario.json", err);
+    if (!scenario)
         return NULL;
-    }
-    sprintf(scenario, "%s/scenario.json", run_dir);
     struct scenario *sc = scenario_load(scenario, ov, n, err);
     free(scenario);
     if (sc && scenario_output_enable_render(&sc->output, err)) {
@@ -117,6 +112,50 @@ static struct scenario *load_run(const char *run_dir, const struct scenario_over
         return NULL;
     }
     return sc;
+}
+
+/* Draws the run in run_dir into out_dir, holding out_dir's lock, with SIGINT and SIGTERM
+ * caught so that a signal ends the drawing cleanly: exit status 128+N. */
+static int render_locked(struct rundir *run, struct scenario *sc, const char *out_dir, int quiet)
+{
+    struct dirlock lock;
+    struct render_result res = {0};
+    struct catena_error err;
+    int rc = outfile_mkdirs(out_dir, &err);
+    if (rc == CATENA_OK && (rc = dirlock_take(&lock, out_dir, &err)) == CATENA_OK) {
+        rc = render_run_from(sc, sc->output.render, run, out_dir, !quiet && isatty(STDERR_FILENO),
+                             &res, &err);
+        dirlock_release(&lock);
+    }
+    if (rc != CATENA_OK)
+        cmd_report(&err);
+    return res.signal ? stop_exit_status(res.signal) : rc;
+}
+
+/* catena render RUN_DIR: the run as its manifest lists it, drawn into out_dir. */
+static int render_dir(const char *run_dir, const char *out_dir, const struct scenario_override *ov,
+                      size_t nov, int sheet, int quiet)
+{
+    struct stop_handlers stop;
+    struct catena_error err;
+    struct rundir *run = NULL;
+    struct scenario *sc = NULL;
+    stop_catch(&stop); /* before anything is read: a signal while reading ends cleanly too */
+    int status = rundir_open(run_dir, &run, &err);
+    if (status == CATENA_OK && !(sc = load_run(run, ov, nov, &err)))
+        status = err.code;
+    if (status != CATENA_OK) {
+        cmd_report(&err);
+    } else {
+        sc->output.render->sheet.enabled |= sheet;
+        status = render_locked(run, sc, out_dir, quiet);
+    }
+    if (stop_requested() && status != CATENA_OK)
+        status = stop_exit_status(stop_requested());
+    scenario_destroy(sc);
+    rundir_close(run);
+    stop_restore(&stop);
+    return status;
 }
 
 int cmd_render(int argc, char **argv)
@@ -178,17 +217,8 @@ int cmd_render(int argc, char **argv)
     }
     if (cmd_one_operand(argc, argv, "render", "RUN_DIR"))
         goto bad_usage;
-    const char *run_dir = argv[optind];
-    struct catena_error err;
-    struct scenario *sc = load_run(run_dir, ov, render_overrides(&cli, sets, nsets, ov), &err);
-    if (!sc) {
-        status = cmd_report(&err);
-        goto done;
-    }
-    sc->output.render->sheet.enabled |= sheet;
-    status =
-        cmd_render_scenario(sc, sc->output.render, run_dir, out_dir ? out_dir : run_dir, quiet);
-    scenario_destroy(sc);
+    status = render_dir(argv[optind], out_dir ? out_dir : argv[optind], ov,
+                        render_overrides(&cli, sets, nsets, ov), sheet, quiet);
     goto done;
 bad_usage:
     status = cmd_usage_error();

@@ -1,6 +1,7 @@
 /* `catena run SCENARIO`: the options become scenario overrides that the loader checks, the run
- * writes its outputs (and frames, when rendering is on), and the outcome becomes the exit
- * status; a run stopped by signal N exits 128+N, as the shell reports a killed process. */
+ * writes its outputs (and frames, when rendering is on) into its directory, and the outcome
+ * becomes the exit status; a run stopped by signal N exits 128+N, as the shell reports a
+ * killed process. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/stop.h"
 #include "run/run.h"
 #include "io/traj.h"
 
@@ -107,19 +109,14 @@ static int run_scenario(const struct scenario *sc, const char *out_dir, int quie
         out_dir = dir;
     }
     const struct run_options o = {
-        .out_dir = out_dir, .progress = !quiet && isatty(STDERR_FILENO), .plot = plot};
+        .out_dir = out_dir, .progress = !quiet && isatty(STDERR_FILENO), .plot = plot, .render = 1};
     struct run_result r;
     struct catena_error err;
     int status = run_simulation(sc, &o, &r, &err);
     if (status != CATENA_OK)
         cmd_report(&err);
-    /* a diverged run is drawn up to its last good step: that is where to look for the cause */
-    if (sc->output.render && (status == CATENA_OK || r.status == RUN_DIVERGED)) {
-        const int rs = cmd_render_scenario(sc, sc->output.render, out_dir, out_dir, quiet);
-        status = status != CATENA_OK ? status : rs;
-    }
     if (r.status == RUN_INTERRUPTED)
-        status = 128 + r.signal; /* as the shell reports a process killed by the signal */
+        status = stop_exit_status(r.signal); /* as the shell reports a process killed by it */
     free(dir);
     return status;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stop.h"
 #include "sweep/sweep.h"
 
 enum {
@@ -79,16 +80,25 @@ static int cmd_sweep_collect(int argc, char **argv)
     if (!p)
         return cmd_report(&err);
     struct sweep_outcome *out = calloc(p->nruns ? p->nruns : 1, sizeof *out);
+    struct stop_handlers stop;
     int status;
+    stop_catch(&stop); /* a signal ends it between runs, sweep.csv's temporary removed */
     if (!out) {
         status = cmd_no_memory();
     } else {
-        for (size_t i = 0; i < p->nruns; i++) {
+        for (size_t i = 0; i < p->nruns && !stop_requested(); i++) {
             sweep_check_run(p, dir, i, &out[i]);
             sweep_report_run((void *)dir, p, i, &out[i]);
         }
-        status = sweep_finish(p, dir, out, dir);
+        if (stop_requested())
+            fprintf(stderr, "catena: %s: sweep collect interrupted by %s: sweep.csv not written\n",
+                    dir, stop_signal_name(stop_requested()));
+        else
+            status = sweep_finish(p, dir, out, dir); /* stopped inside: it says so */
     }
+    if (stop_requested())
+        status = stop_exit_status(stop_requested());
+    stop_restore(&stop);
     free(out);
     sweep_plan_destroy(p);
     return status;

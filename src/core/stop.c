@@ -40,6 +40,11 @@ int stop_requested(void)
     return stop_signal;
 }
 
+const char *stop_signal_name(int sig)
+{
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+
 int stop_exit_status(int sig)
 {
     return 128 + sig;

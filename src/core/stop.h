@@ -23,6 +23,9 @@ void stop_restore(const struct stop_handlers *h);
 /* The signal noted since stop_catch (SIGINT or SIGTERM), or 0. Async-signal-safe. */
 int stop_requested(void);
 
+/* "SIGINT", "SIGTERM", or "a signal", for messages. */
+const char *stop_signal_name(int sig);
+
 /* The exit status a process stopped by `sig` reports: 128 + sig (130 for SIGINT, 143 for
  * SIGTERM), as a shell does. */
 int stop_exit_status(int sig);

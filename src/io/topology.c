@@ -234,26 +234,27 @@ bad:
                      t->path, t->line);
 }
 
-int topology_open(struct topology *t, const struct model *m, const char *run_dir,
+int topology_open(struct topology *t, const struct model *m, const char *path,
                   struct catena_error *err)
 {
     *t = (struct topology){.m = m, .next_step = LONG_MAX};
-    const size_t n = strlen(run_dir) + sizeof "/topology.csv";
     t->links = malloc((m->nlinks ? m->nlinks : 1) * sizeof *t->links);
     t->alive = malloc(m->nlinks ? m->nlinks : 1);
     t->inv_mass = malloc((m->npoints ? m->npoints : 1) * sizeof *t->inv_mass);
     t->radius = malloc((m->npoints ? m->npoints : 1) * sizeof *t->radius);
-    t->path = malloc(n);
+    t->path = strdup(path ? path : "topology.csv");
     if (!t->links || !t->alive || !t->inv_mass || !t->radius || !t->path) {
         topology_close(t);
         return error_set(err, CATENA_EFAIL, "out of memory for the links");
     }
     copy_baseline(m, t->links, t->alive, t->inv_mass, t->radius);
-    snprintf(t->path, n, "%s/topology.csv", run_dir);
     if (!topology_can_change(m))
         return CATENA_OK;
     int rc = CATENA_OK;
-    if (!(t->fp = fopen(t->path, "r")))
+    if (!path)
+        rc = error_set(err, CATENA_EINPUT,
+                       "the run has no topology.csv, though its links or pins can change");
+    else if (!(t->fp = fopen(t->path, "r")))
         rc = error_set(err, CATENA_EINPUT,
                        "%s: cannot open: %s (a run whose links or pins can change records the "
                        "changes there)",

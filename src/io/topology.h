@@ -59,9 +59,10 @@ struct topology {
     unsigned changed; /* bumped by every change applied */
 };
 
-/* Starts a replay of RUN_DIR/topology.csv at the baseline m. CATENA_EINPUT when m says
- * something can change but the file is missing; CATENA_EFAIL on OOM. */
-int topology_open(struct topology *t, const struct model *m, const char *run_dir,
+/* Starts a replay of the topology.csv at path (a run's; NULL when it wrote none) at the
+ * baseline m. CATENA_EINPUT when m says something can change but there is no file;
+ * CATENA_EFAIL on OOM. */
+int topology_open(struct topology *t, const struct model *m, const char *path,
                   struct catena_error *err);
 
 /* Applies every row whose step is at most step. CATENA_EINPUT for a malformed row (the

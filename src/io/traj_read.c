@@ -1,6 +1,7 @@
-/* Opening a trajectory for reading: a run directory is resolved to the trajectory file in
- * it, the format is taken from the extension or sniffed from the first bytes, and frames
- * are handed out one at a time by the format's reader (io/traj_read_csv.c, _json.c, _npy.c). */
+/* Opening a trajectory for reading: a run directory is resolved to the trajectory its
+ * manifest lists (io/rundir.h), the format is taken from the extension or sniffed from the
+ * first bytes, and frames are handed out one at a time by the format's reader
+ * (io/traj_read_csv.c, _json.c, _npy.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "io/traj_read_format.h"
 
@@ -9,10 +10,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-#include "core/path.h"
+#include "core/stop.h"
+#include "io/traj.h"
 
 static const struct {
     const char *ext;
@@ -25,27 +29,6 @@ static const struct {
     {".json", FORMAT_JSON, &traj_read_json_ops},
 };
 enum { NFORMATS = sizeof formats / sizeof formats[0] };
-
-/* The trajectory inside a run directory, malloc'd; NULL with err set if there is none. */
-static char *find_in_dir(const char *dir, struct catena_error *err)
-{
-    for (int i = 0; i < NFORMATS; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "trajectory%s", formats[i].ext);
-        char *path = path_join(dir, name);
-        struct stat st;
-        if (!path) {
-            error_set(err, CATENA_EINPUT, "%s: out of memory", dir);
-            return NULL;
-        }
-        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-            return path;
-        free(path);
-    }
-    error_set(err, CATENA_EINPUT,
-              "%s: no trajectory.npy, trajectory.csv or trajectory.json in this directory", dir);
-    return NULL;
-}
 
 static int index_of(enum output_format format)
 {
@@ -89,12 +72,38 @@ static int by_content(FILE *fp, const char *path, struct catena_error *err)
     return -1;
 }
 
-static struct traj_reader *open_file(char *path, struct catena_error *err)
+FILE *traj_read_fopen(const char *path, int *errnum)
 {
-    FILE *fp = fopen(path, "rb");
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    FILE *fp = NULL;
+    if (fd < 0) {
+        *errnum = errno;
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0)
+        *errnum = errno;
+    else if (!S_ISREG(st.st_mode))
+        *errnum = EINVAL;
+    else if (fcntl(fd, F_SETFL, 0) != 0 || !(fp = fdopen(fd, "rb")))
+        *errnum = errno;
+    if (!fp)
+        close(fd);
+    return fp;
+}
+
+/* Opens the trajectory at path (malloc'd, taken over); frames: its NAME-frames.npy when the
+ * caller knows it (malloc'd, taken over, NULL for none), else looked for beside it. */
+static struct traj_reader *open_file(char *path, int frames_known, char *frames,
+                                     struct catena_error *err)
+{
+    int e = 0;
+    FILE *fp = traj_read_fopen(path, &e);
     if (!fp) {
-        error_set(err, CATENA_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+        error_set(err, CATENA_EINPUT, "%s: %s%s", path, e == EINVAL ? "" : "cannot open: ",
+                  e == EINVAL ? "not a regular file" : strerror(e));
         free(path);
+        free(frames);
         return NULL;
     }
     int f = by_extension(path);
@@ -106,8 +115,11 @@ static struct traj_reader *open_file(char *path, struct catena_error *err)
             error_set(err, CATENA_EINPUT, "%s: out of memory", path);
         fclose(fp);
         free(path);
+        free(frames);
         return NULL;
     }
+    r->frames_known = frames_known;
+    r->frames_path = frames;
     r->ops = formats[f].ops;
     r->fp = fp;
     r->path = path;
@@ -125,6 +137,29 @@ static struct traj_reader *open_file(char *path, struct catena_error *err)
     return r;
 }
 
+struct traj_reader *traj_read_open_run(struct rundir *rd, struct catena_error *err)
+{
+    for (int i = 0; i < NFORMATS; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "trajectory%s", formats[i].ext);
+        if (!rundir_find(rd, name))
+            continue;
+        char *path = rundir_path(rd, name, err), *frames = NULL;
+        if (!path)
+            return NULL;
+        if (formats[i].format == FORMAT_NPY && rundir_find(rd, "trajectory" TRAJ_FRAMES_SUFFIX) &&
+            !(frames = rundir_path(rd, "trajectory" TRAJ_FRAMES_SUFFIX, err))) {
+            free(path);
+            return NULL;
+        }
+        return open_file(path, 1, frames, err);
+    }
+    error_set(err, CATENA_EINPUT,
+              "%s: the run wrote no trajectory (%s lists no trajectory.npy, .csv or .json)",
+              rd->dir, rd->manifest);
+    return NULL;
+}
+
 struct traj_reader *traj_read_open(const char *path, struct catena_error *err)
 {
     struct stat st;
@@ -132,13 +167,20 @@ struct traj_reader *traj_read_open(const char *path, struct catena_error *err)
         error_set(err, CATENA_EINPUT, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    char *file = S_ISDIR(st.st_mode) ? find_in_dir(path, err) : strdup(path);
+    if (S_ISDIR(st.st_mode)) {
+        struct rundir *rd;
+        if (rundir_open(path, &rd, err))
+            return NULL;
+        struct traj_reader *r = traj_read_open_run(rd, err);
+        rundir_close(rd);
+        return r;
+    }
+    char *file = strdup(path);
     if (!file) {
-        if (!S_ISDIR(st.st_mode))
-            error_set(err, CATENA_EINPUT, "%s: out of memory", path);
+        error_set(err, CATENA_EINPUT, "%s: out of memory", path);
         return NULL;
     }
-    return open_file(file, err);
+    return open_file(file, 0, NULL, err);
 }
 
 const char *traj_read_quote(char *out, size_t size, const char *text)
@@ -166,6 +208,9 @@ const struct traj_info *traj_read_info(const struct traj_reader *r)
 int traj_read_next(struct traj_reader *r, const struct traj_frame **frame, struct catena_error *err)
 {
     *frame = NULL;
+    if (stop_requested()) /* the caller ends cleanly and exits as the signal asks */
+        return error_set(err, CATENA_EINPUT, "%s: interrupted by %s", r->path,
+                         stop_signal_name(stop_requested()));
     if (r->pending) {
         r->pending = 0;
         *frame = &r->frame;
@@ -197,5 +242,6 @@ void traj_read_close(struct traj_reader *r)
         fclose(r->fp);
     free(r->x);
     free(r->path);
+    free(r->frames_path);
     free(r);
 }

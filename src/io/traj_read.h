@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "io/rundir.h"
 #include "model/model.h"
 #include "model/output_format.h"
 #include "core/vec.h"
@@ -34,19 +35,26 @@ struct traj_frame {
                       traj_read_next or traj_read_close */
 };
 
-/* Opens a trajectory file, or a run directory (where it reads trajectory.npy, else
- * trajectory.csv, else trajectory.json). The format comes from the extension (.csv, .json,
+/* Opens a trajectory file (a regular one: a FIFO or a device is refused), or a run
+ * directory, where it reads the trajectory its summary.json lists (trajectory.npy, else
+ * .csv, else .json), checked against the manifest (io/rundir.h: a directory whose run is
+ * running, failed or changed is refused). The format comes from the extension (.csv, .json,
  * .npy), otherwise from the first bytes (NPY magic, '{', "step,"). Reads the header (and,
  * for CSV and JSON, the first frame, which tells the point count). The caller closes what
  * it returns; NULL on error. */
 struct traj_reader *traj_read_open(const char *path, struct catena_error *err);
+
+/* The same for a run directory already opened: its listed trajectory (NPY's frames file
+ * only when listed too). */
+struct traj_reader *traj_read_open_run(struct rundir *rd, struct catena_error *err);
 
 /* What the file holds; valid until traj_read_close. */
 const struct traj_info *traj_read_info(const struct traj_reader *r);
 
 /* Reads the next frame into *frame, or sets *frame to NULL after the last one (and then
  * info->nframes is known). Steps increase strictly from frame to frame. After an error
- * only traj_read_close may be called. */
+ * only traj_read_close may be called. A stop requested by a signal (core/stop.h) is an error
+ * ("interrupted by SIGINT"), so long reads end at the next frame. */
 int traj_read_next(struct traj_reader *r, const struct traj_frame **frame,
                    struct catena_error *err);
 

@@ -18,7 +18,10 @@ struct traj_reader {
     long nread;              /* frames handed out or read ahead so far */
     int pending;             /* frame was read by open and is not handed out yet */
     int done;                /* the last frame has been handed out */
-    void *state;             /* the format's own state */
+    int frames_known;        /* 1: frames_path is NAME-frames.npy (NULL: there is none), as
+                                a run directory's manifest says; 0: looked for beside */
+    char *frames_path;
+    void *state; /* the format's own state */
 };
 
 /* One format. Operations return CATENA_OK or CATENA_EINPUT with err filled. */
@@ -31,6 +34,11 @@ struct traj_read_ops {
     /* Frees r->state. */
     void (*close)(struct traj_reader *r);
 };
+
+/* path opened for reading when it is a regular file: a FIFO (opened without waiting for a
+ * writer) or a device such as /dev/zero would hang the reader or never end. NULL with
+ * *errnum an errno value, EINVAL for a file that is not regular. */
+FILE *traj_read_fopen(const char *path, int *errnum);
 
 /* Text from the file made safe to echo in a message: printable ASCII kept, other bytes as
  * \xHH, cut to about 70 characters with "...". Returns out. */

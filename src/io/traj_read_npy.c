@@ -250,13 +250,21 @@ static char *frames_path(const char *path)
  * per frame and leaves it at the first row. */
 static int open_frames(struct traj_reader *r, struct npy_state *s, struct catena_error *err)
 {
-    if (!(s->frames_path = frames_path(r->path)))
+    if (r->frames_known) { /* a run directory's manifest says which, if any */
+        if (!r->frames_path)
+            return CATENA_OK;
+        s->frames_path = r->frames_path;
+        r->frames_path = NULL;
+    } else if (!(s->frames_path = frames_path(r->path))) {
         return CATENA_OK;
+    }
     const char *path = s->frames_path;
-    if (!(s->frames = fopen(path, "rb")))
-        return errno == ENOENT
-                   ? CATENA_OK
-                   : error_set(err, CATENA_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    int e = 0;
+    if (!(s->frames = traj_read_fopen(path, &e)))
+        return e == ENOENT ? CATENA_OK
+                           : error_set(err, CATENA_EINPUT, "%s: %s%s", path,
+                                       e == EINVAL ? "" : "cannot open: ",
+                                       e == EINVAL ? "not a regular file" : strerror(e));
     struct stat st;
     if (fstat(fileno(s->frames), &st) != 0)
         return error_set(err, CATENA_EINPUT, "%s: %s", path, strerror(errno));

@@ -146,14 +146,26 @@ struct render_frame {
 struct render_scene *render_scene_create(const struct scenario *scn, const struct render_opts *o,
                                          struct catena_error *err);
 
-/* Starts a pass over the run in run_dir: the topology back at the start of the run. */
-int render_scene_rewind(struct render_scene *sc, const char *run_dir, struct catena_error *err);
+/* Starts a pass over the run src: the topology back at the start of the run. */
+int render_scene_rewind(struct render_scene *sc, struct rundir *src, struct catena_error *err);
 
 /* Moves the topology on to step position step (point_used, face_live, link_rim, edge_face
  * and link_drawn follow). */
 int render_scene_advance(struct render_scene *sc, double step, struct catena_error *err);
 
 void render_scene_destroy(struct render_scene *sc);
+
+/* ---- render.json (render/output.c) ---- */
+
+/* Starts render.json in out_dir (the caller holds its lock) for nframes frames drawn from
+ * src, and the contact sheet when sheet is 1: the previous render's files go. */
+int render_output_begin(struct rundir_writer *w, const char *out_dir, const struct rundir *src,
+                        long nframes, int sheet, struct catena_error *err);
+
+/* Writes the final render.json: status ("ok", "interrupted", "failed"), the frames drawn,
+ * error (NULL unless failed), and the files committed. */
+int render_output_finish(struct rundir_writer *w, const struct rundir *src, const char *status,
+                         long frames, const char *error, struct catena_error *err);
 
 /* Lays out the overlay for the frame size and colour range (after lo and hi are set, before
  * the camera is fitted into ov.fit). */

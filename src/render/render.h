@@ -2,11 +2,13 @@
  * `catena render RUN_DIR` draw the same pictures), framed by a camera fitted to the whole run
  * so it never jumps, timed in simulated seconds with positions interpolated between the two
  * recorded steps around each frame's time, and written as RUN_DIR/frames/frame-NNNNNN.png
- * plus an optional contact sheet. The options are output.render of catena-scenario(5). */
+ * plus an optional contact sheet, listed in RUN_DIR/render.json. The options are
+ * output.render of catena-scenario(5). */
 #ifndef CATENA_RENDER_H
 #define CATENA_RENDER_H
 
 #include "core/error.h"
+#include "io/rundir.h"
 #include "model/model.h"
 #include "scenario/render_opts.h"
 #include "scenario/scenario.h"
@@ -14,18 +16,29 @@
 struct render_result {
     long frames;   /* PNG files written */
     double wall_s; /* seconds spent, both passes and all writing */
+    int signal;    /* the signal (SIGINT, SIGTERM) that stopped the drawing, else 0 */
 };
 
-/* Draws the run in run_dir (its trajectory, read as traj_read_open does, and topology.csv when
- * the model's links or pins can change) into out_dir/frames/frame-NNNNNN.png, and
- * out_dir/contact-sheet.png when asked, with the options o (the scenario's own are
- * scn->output.render). scn must be the scenario the run was made from. Stale frame-*.png files
- * in out_dir/frames are removed first. progress = 1 shows a progress line on stderr.
- * CATENA_EINPUT for a trajectory that does not match the model or cannot be read,
- * CATENA_EFAIL when a file cannot be written. */
+/* Draws the run in run_dir, opened as readers open run directories (io/rundir.h: its
+ * summary.json's manifest, refused when running, failed or changed), into out_dir; see
+ * render_run_from. */
 int render_run(const struct scenario *scn, const struct render_opts *o, const char *run_dir,
                const char *out_dir, int progress, struct render_result *res,
                struct catena_error *err);
+
+/* Draws the run src (its listed trajectory, and topology.csv when the model's links or pins
+ * can change) into out_dir/frames/frame-NNNNNN.png, and out_dir/contact-sheet.png when
+ * asked, with the options o (the scenario's own are scn->output.render), listed in
+ * out_dir/render.json (a manifest, io/rundir.h: "running" while drawing; the previous
+ * render's files are removed first). The caller holds out_dir's lock (core/dirlock.h).
+ * scn must be the scenario the run was made from. A stop requested by SIGINT or SIGTERM
+ * (core/stop.h) ends the drawing after the frame being written: res->signal says which,
+ * render.json says "interrupted" and lists the frames drawn. progress = 1 shows a progress
+ * line on stderr. CATENA_EINPUT for a trajectory that does not match the model or cannot be
+ * read, CATENA_EFAIL when a file cannot be written or a signal stopped it. */
+int render_run_from(const struct scenario *scn, const struct render_opts *o, struct rundir *src,
+                    const char *out_dir, int progress, struct render_result *res,
+                    struct catena_error *err);
 
 /* The frames a run of all the model's steps would get (fewer if it stops early). */
 long render_frames_expected(const struct scenario *scn, const struct render_opts *o);

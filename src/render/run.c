@@ -5,7 +5,6 @@
  * as x = x_a + (s_k - a) / (b - a) (x_b - x_a), the render interpolation of fixed-step game
  * loops, so 120 Hz physics looks smooth at 30 fps; with `every` frames are recorded steps. */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include "core/outfile.h"
 #include "gfx/png_write.h"
 #include "core/progress.h"
+#include "core/stop.h"
 #include "render/internal.h"
 #include "render/range.h"
 #include "io/traj_read.h"
@@ -64,12 +64,12 @@ static void source_velocity(struct source *s)
         s->v[i] = v3_scale(v3_sub(s->b[i], s->a[i]), inv);
 }
 
-static int source_open(struct source *s, const struct render_scene *sc, const char *run_dir,
+static int source_open(struct source *s, const struct render_scene *sc, struct rundir *src,
                        struct catena_error *err)
 {
     const struct model *m = sc->m;
     *s = (struct source){.m = m, .every = sc->every};
-    if (!(s->rd = traj_read_open(run_dir, err)))
+    if (!(s->rd = traj_read_open_run(src, err)))
         return CATENA_EINPUT;
     const struct traj_info *in = traj_read_info(s->rd);
     if (in->npoints != m->npoints || in->dims != m->dims) {
@@ -198,7 +198,7 @@ static void scan_frame(const struct render_scene *sc, const struct source *s, st
 #define RENDER_RANGE_LO 0.02
 #define RENDER_RANGE_HI 0.98
 
-static int scan_run(struct render_scene *sc, const char *run_dir, struct scan *sn,
+static int scan_run(struct render_scene *sc, struct rundir *src, struct scan *sn,
                     struct catena_error *err)
 {
     struct source s;
@@ -207,7 +207,7 @@ static int scan_run(struct render_scene *sc, const char *run_dir, struct scan *s
     sn->hi = v3(-INFINITY, -INFINITY, -INFINITY);
     render_range_init(&sn->values, sc->o->color_by == RENDER_BY_STRETCH ? 1 : 0);
     sn->last = 0;
-    if (render_scene_rewind(sc, run_dir, err) || source_open(&s, sc, run_dir, err))
+    if (render_scene_rewind(sc, src, err) || source_open(&s, sc, src, err))
         return err->code;
     int rc = CATENA_OK;
     long next = 0;
@@ -262,27 +262,6 @@ static void set_camera(struct render_scene *sc, const struct scan *sn)
 
 /* ---- pass 2: frames ---- */
 
-/* Removes DIR/frame-NNNNNN.png left by an earlier render, so frames/ holds one sequence. */
-static int remove_stale_frames(const char *dir, struct catena_error *err)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return CATENA_OK;
-    int rc = CATENA_OK;
-    for (struct dirent *e; rc == CATENA_OK && (e = readdir(d));) {
-        const char *n = e->d_name;
-        if (strncmp(n, "frame-", 6) != 0 || strspn(n + 6, "0123456789") < 6 ||
-            strcmp(n + 6 + strspn(n + 6, "0123456789"), ".png") != 0)
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, n);
-        if (unlink(path) != 0)
-            rc = error_set(err, CATENA_EFAIL, "%s: cannot remove an old frame", path);
-    }
-    closedir(d);
-    return rc;
-}
-
 struct job {
     struct render_scene *sc;
     struct raster *r;
@@ -291,6 +270,9 @@ struct job {
     vec3 *x; /* [npoints] interpolated positions */
     char *frames_dir;
     long nframes, last;
+    long drawn;               /* frames written so far */
+    struct rundir_writer out; /* render.json */
+    int writing;              /* render.json says "running" */
 };
 
 static void interpolate(const struct source *s, double step, vec3 *x)
@@ -304,23 +286,23 @@ static void interpolate(const struct source *s, double step, vec3 *x)
         x[i] = v3_add(s->a[i], v3_scale(v3_sub(s->b[i], s->a[i]), alpha));
 }
 
-static int draw_frames(struct job *j, const char *run_dir, int progress, struct catena_error *err)
+static int draw_frames(struct job *j, struct rundir *src, int progress, struct catena_error *err)
 {
     const struct render_opts *o = j->sc->o;
     const struct model *m = j->sc->m;
     struct png_write_opts po = png_write_defaults();
     struct progress pg;
     struct source s = {0};
-    int rc = render_scene_rewind(j->sc, run_dir, err), tile = 0;
+    int rc = render_scene_rewind(j->sc, src, err), tile = 0;
     if (rc == CATENA_OK)
-        rc = source_open(&s, j->sc, run_dir, err);
+        rc = source_open(&s, j->sc, src, err);
     po.level = o->level;
     po.nosync = 1; /* an fsync per frame took 2 to 3 times as long as drawing and encoding it */
     if (progress) {
         progress_start(&pg, stderr, j->nframes, clock_monotonic_s());
         pg.unit = "frame";
     }
-    for (long k = 0; rc == CATENA_OK && k < j->nframes; k++) {
+    for (long k = 0; rc == CATENA_OK && k < j->nframes && !stop_requested(); k++) {
         struct render_frame f = {.x = j->x, .v = s.v};
         f.step = fmin(frame_step(o, m, k, &f.time), (double)j->last);
         if ((rc = source_seek(&s, f.step, err)) || (rc = render_scene_advance(j->sc, f.step, err)))
@@ -330,6 +312,7 @@ static int draw_frames(struct job *j, const char *run_dir, int progress, struct 
         char name[32];
         snprintf(name, sizeof name, "frame-%06ld.png", k);
         rc = png_write_raster(j->r, j->frames_dir, name, &po, err);
+        j->drawn += rc == CATENA_OK;
         while (rc == CATENA_OK && j->sheet && tile < j->ntiles &&
                render_sheet_frame(tile, j->ntiles, j->nframes) == k) {
             char label[48];
@@ -347,13 +330,13 @@ static int draw_frames(struct job *j, const char *run_dir, int progress, struct 
 }
 
 static int setup_job(struct job *j, const struct scenario *scn, const struct render_opts *o,
-                     const char *run_dir, const char *out_dir, struct catena_error *err)
+                     struct rundir *src, const char *out_dir, struct catena_error *err)
 {
     const struct model *m = scn->model;
     if (!(j->sc = render_scene_create(scn, o, err)))
         return err->code;
     struct scan sn;
-    if (scan_run(j->sc, run_dir, &sn, err))
+    if (scan_run(j->sc, src, &sn, err))
         return err->code;
     set_range(j->sc, &sn);
     j->sc->world_lo = sn.lo;
@@ -371,31 +354,69 @@ static int setup_job(struct job *j, const struct scenario *scn, const struct ren
     if (o->sheet.enabled &&
         !(j->sheet = render_sheet_create(&o->sheet, j->ntiles, o->width, o->height, err)))
         return err->code;
-    if (outfile_mkdirs(j->frames_dir, err) || remove_stale_frames(j->frames_dir, err))
+    if (render_output_begin(&j->out, out_dir, src, j->nframes, o->sheet.enabled, err))
         return err->code;
-    return CATENA_OK;
+    j->writing = 1;
+    return outfile_mkdirs(j->frames_dir, err);
 }
 
-int render_run(const struct scenario *scn, const struct render_opts *o, const char *run_dir,
-               const char *out_dir, int progress, struct render_result *res,
-               struct catena_error *err)
+/* Ends render.json: "interrupted" with the frames drawn when a signal stopped the drawing
+ * (res->signal, and err says so), "failed" when something else did. */
+static int finish(struct job *j, const struct rundir *src, int rc, struct render_result *res,
+                  struct catena_error *err)
+{
+    if (rc != CATENA_OK && stop_requested()) {
+        res->signal = stop_requested();
+        rc = error_set(err, CATENA_EFAIL, "%s: interrupted by %s while drawing (%ld of %ld frames)",
+                       j->frames_dir ? j->frames_dir : src->dir, stop_signal_name(res->signal),
+                       j->drawn, j->nframes);
+    }
+    if (!j->writing)
+        return rc;
+    struct catena_error later;
+    const char *status = rc == CATENA_OK ? "ok" : res->signal ? "interrupted" : "failed";
+    const int done = render_output_finish(&j->out, src, status, j->drawn,
+                                          rc != CATENA_OK && !res->signal ? err->msg : NULL,
+                                          rc == CATENA_OK ? err : &later);
+    rundir_writer_free(&j->out);
+    return rc != CATENA_OK ? rc : done;
+}
+
+int render_run_from(const struct scenario *scn, const struct render_opts *o, struct rundir *src,
+                    const char *out_dir, int progress, struct render_result *res,
+                    struct catena_error *err)
 {
     const double start = clock_monotonic_s();
     struct job j = {0};
     error_clear(err);
     *res = (struct render_result){0};
-    int rc = setup_job(&j, scn, o, run_dir, out_dir, err);
+    int rc = setup_job(&j, scn, o, src, out_dir, err);
     if (rc == CATENA_OK)
-        rc = draw_frames(&j, run_dir, progress, err);
+        rc = draw_frames(&j, src, progress, err);
+    if (rc == CATENA_OK && stop_requested())
+        rc = CATENA_EFAIL; /* stopped between frames: finish says so */
     if (rc == CATENA_OK && j.sheet)
         rc = render_sheet_write(j.sheet, out_dir, o->level, err);
-    if (rc == CATENA_OK)
-        res->frames = j.nframes;
+    rc = finish(&j, src, rc, res, err);
+    res->frames = j.drawn;
     res->wall_s = clock_monotonic_s() - start;
     render_sheet_destroy(j.sheet);
     raster_destroy(j.r);
     free(j.x);
     free(j.frames_dir);
     render_scene_destroy(j.sc);
+    return rc;
+}
+
+int render_run(const struct scenario *scn, const struct render_opts *o, const char *run_dir,
+               const char *out_dir, int progress, struct render_result *res,
+               struct catena_error *err)
+{
+    struct rundir *src;
+    *res = (struct render_result){0};
+    if (rundir_open(run_dir, &src, err))
+        return err->code;
+    const int rc = render_run_from(scn, o, src, out_dir, progress, res, err);
+    rundir_close(src);
     return rc;
 }

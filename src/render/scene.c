@@ -264,10 +264,15 @@ static void follow_cuts(struct render_scene *sc)
     sc->topo_seen = sc->topo.changed;
 }
 
-int render_scene_rewind(struct render_scene *sc, const char *run_dir, struct catena_error *err)
+int render_scene_rewind(struct render_scene *sc, struct rundir *src, struct catena_error *err)
 {
+    char *path = NULL;
     topology_close(&sc->topo);
-    if (topology_open(&sc->topo, sc->m, run_dir, err))
+    if (topology_can_change(sc->m) && !(path = rundir_path(src, "topology.csv", err)))
+        return err->code;
+    const int rc = topology_open(&sc->topo, sc->m, path, err);
+    free(path);
+    if (rc)
         return err->code;
     follow_cuts(sc);
     return CATENA_OK;

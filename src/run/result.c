@@ -10,6 +10,8 @@ const char *run_status_name(enum run_status status)
         return "diverged";
     case RUN_INTERRUPTED:
         return "interrupted";
+    case RUN_FAILED:
+        return "failed";
     }
     return "?";
 }

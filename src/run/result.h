@@ -12,6 +12,7 @@ enum run_status {
     RUN_OK,
     RUN_DIVERGED,
     RUN_INTERRUPTED,
+    RUN_FAILED, /* an output could not be written */
 };
 
 struct run_result {
@@ -30,7 +31,7 @@ struct run_result {
     struct metrics final;   /* metrics of the last state (analysis/metrics.h) */
 };
 
-/* "ok", "diverged", "interrupted". */
+/* "ok", "diverged", "interrupted", "failed". */
 const char *run_status_name(enum run_status status);
 
 #endif

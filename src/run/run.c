@@ -1,18 +1,26 @@
 /* The run loop: fixed steps of the solver, a frame recorded every `every` steps, a check for
- * a diverged (non-finite or absurd) state after each step, SIGINT/SIGTERM, and summary.json.
- * However a run ends, the frames recorded so far are committed whole and the summary says why. */
+ * a diverged (non-finite or absurd) state after each step, SIGINT/SIGTERM, the frames when
+ * rendering is on, and summary.json. The run holds its directory's lock throughout, and the
+ * directory holds this run alone: summary.json says "running" before anything else is
+ * written and the earlier run's files are gone (io/rundir.h). However a run ends, the frames
+ * recorded so far are committed whole and the summary says why. */
 #define _POSIX_C_SOURCE 200809L
 #include "run/run.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "run/events.h"
 #include "analysis/metrics.h"
 #include "core/clock.h"
+#include "core/dirlock.h"
 #include "core/outfile.h"
 #include "core/progress.h"
 #include "core/stop.h"
 #include "analysis/report_catenary.h"
+#include "io/rundir.h"
+#include "render/render.h"
+#include "run/run_dir.h"
 #include "run/settle.h"
 #include "solver/solver.h"
 #include "solver/state.h"
@@ -186,19 +194,16 @@ static const char *source_name(const struct scenario *sc)
     return p->source ? p->source : p->name ? p->name : "model";
 }
 
-static const char *signal_name(int sig)
-{
-    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
-}
-
-/* The message for a run that stopped early (diverged or interrupted); CATENA_OK otherwise. */
+/* The message for a run that stopped early (diverged or interrupted while stepping);
+ * CATENA_OK otherwise. */
 static int stopped_error(const struct run *run, const struct run_result *r,
                          struct catena_error *err)
 {
     const struct model *m = run->m;
     if (r->status == RUN_INTERRUPTED)
         return error_set(err, CATENA_EFAIL, "%s: interrupted by %s at step %ld of %ld",
-                         source_name(run->sc), signal_name(r->signal), r->steps_done, m->steps);
+                         source_name(run->sc), stop_signal_name(r->signal), r->steps_done,
+                         m->steps);
     if (r->status != RUN_DIVERGED)
         return CATENA_OK;
     char buf[64], pos[160];
@@ -253,6 +258,79 @@ static int write_reports(const struct run *run, const struct run_options *o,
     return rc;
 }
 
+/* The frames output.render asks for, drawn from the files written so far (summary.json still
+ * says "running"); a signal while drawing makes the run interrupted. */
+static int draw_frames(struct run_dir *d, const struct scenario *sc, const struct run_options *o,
+                       struct run_result *r, struct catena_error *err)
+{
+    if (!o->render || !sc->output.render)
+        return CATENA_OK;
+    rundir_pause(&d->w); /* the frames are render.json's, not the run's */
+    struct rundir *src = rundir_written(&d->w);
+    if (!src)
+        return error_set(err, CATENA_EFAIL, "%s: out of memory", o->out_dir);
+    struct render_result res;
+    const int rc = render_run_from(sc, sc->output.render, src, o->out_dir, o->progress, &res, err);
+    rundir_close(src);
+    if (res.signal) {
+        r->status = RUN_INTERRUPTED;
+        r->signal = res.signal;
+    }
+    return rc;
+}
+
+/* Opens the outputs, steps, and closes them: the run proper. */
+static int run_outputs(struct run *run, const struct run_options *o, struct run_result *r,
+                       struct catena_error *err)
+{
+    const char *dir = o->out_dir;
+    int rc = write_scenario(dir, run->sc, err);
+    if (rc == CATENA_OK)
+        rc = writers_open(run, dir, err);
+    if (rc == CATENA_OK)
+        rc = events_log_open(run->ev, dir, err);
+    if (rc == CATENA_OK && !(run->topology = topology_log_open(dir, run->m, err)))
+        rc = err->code;
+    if (rc == CATENA_OK) {
+        const double start = clock_monotonic_s();
+        rc = run_steps(run, o, err);
+        r->wall_s = clock_monotonic_s() - start;
+    }
+    fill_result(run, r);
+    if (rc == CATENA_OK)
+        rc = writers_close(run, err);
+    else
+        writers_abort(run);
+    if (rc == CATENA_OK)
+        rc = write_reports(run, o, r, err);
+    return rc;
+}
+
+/* Runs in the locked directory d: outputs, frames, summary.json, and the message for a run
+ * that stopped early. The first error is the one reported. */
+static int run_in_dir(struct run *run, struct run_dir *d, const struct run_options *o,
+                      struct run_result *r, struct catena_error *err)
+{
+    struct catena_error later;
+    int rc = run_outputs(run, o, r, err);
+    int drawn = CATENA_OK;
+    if (rc == CATENA_OK && r->status != RUN_INTERRUPTED)
+        drawn = draw_frames(d, run->sc, o, r, &later);
+    if (rc != CATENA_OK)
+        r->status = RUN_FAILED; /* a file is missing: readers must not take the directory */
+    if (outfile_error_lost(err))
+        return rc; /* the directory is being removed: a summary now would keep it alive */
+    const int summed = summary_write(&d->w, run->sc, r, rc != CATENA_OK ? err->msg : NULL,
+                                     rc != CATENA_OK ? &later : err);
+    if (rc != CATENA_OK || summed != CATENA_OK)
+        return rc != CATENA_OK ? rc : summed;
+    if (drawn != CATENA_OK) {
+        *err = later;
+        return drawn;
+    }
+    return stopped_error(run, r, err);
+}
+
 int run_simulation(const struct scenario *sc, const struct run_options *o, struct run_result *r,
                    struct catena_error *err)
 {
@@ -273,31 +351,12 @@ int run_simulation(const struct scenario *sc, const struct run_options *o, struc
     }
     /* Caught before anything is written, so a signal never leaves a temporary file behind. */
     stop_catch(&run.stop);
-    int rc = outfile_mkdirs(o->out_dir, err);
-    if (rc == CATENA_OK)
-        rc = write_scenario(o->out_dir, sc, err);
-    if (rc == CATENA_OK)
-        rc = writers_open(&run, o->out_dir, err);
-    if (rc == CATENA_OK)
-        rc = events_log_open(run.ev, o->out_dir, err);
-    if (rc == CATENA_OK && !(run.topology = topology_log_open(o->out_dir, m, err)))
-        rc = err->code;
+    struct run_dir d;
+    int rc = run_dir_open(&d, sc, o->out_dir, err);
     if (rc == CATENA_OK) {
-        const double start = clock_monotonic_s();
-        rc = run_steps(&run, o, err);
-        r->wall_s = clock_monotonic_s() - start;
+        rc = run_in_dir(&run, &d, o, r, err);
+        run_dir_close(&d);
     }
-    fill_result(&run, r);
-    if (rc == CATENA_OK)
-        rc = writers_close(&run, err);
-    else
-        writers_abort(&run);
-    if (rc == CATENA_OK)
-        rc = summary_write(o->out_dir, sc, r, err);
-    if (rc == CATENA_OK)
-        rc = write_reports(&run, o, r, err);
-    if (rc == CATENA_OK)
-        rc = stopped_error(&run, r, err);
     stop_restore(&run.stop);
     state_destroy(run.s);
     events_destroy(run.ev);

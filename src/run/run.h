@@ -12,11 +12,15 @@ struct run_options {
     const char *out_dir; /* created if missing */
     int progress;        /* 1: a one-line progress display on stderr */
     int plot;            /* 1: reports also draw their PNG (catenary.png) */
+    int render;          /* 1: draw the frames output.render asks for (catena run --render
+                            and output.render; render/render.h) once the run has ended */
 };
 
-/* Runs the scenario into o->out_dir, writing what its output asks for. Returns CATENA_OK,
- * CATENA_EFAIL (diverged, or an output could not be written; err says which) or
- * CATENA_EINPUT. r is filled in every case. */
+/* Runs the scenario into o->out_dir, writing what its output asks for, with the directory's
+ * lock held (core/dirlock.h) and its manifest kept in summary.json (io/rundir.h). Returns
+ * CATENA_OK, CATENA_EFAIL (diverged, interrupted, or an output could not be written; err
+ * says which) or CATENA_EINPUT (bad options, or another catena holds the directory). r is
+ * filled in every case. */
 int run_simulation(const struct scenario *sc, const struct run_options *o, struct run_result *r,
                    struct catena_error *err);
 

@@ -1,6 +1,7 @@
 /* summary.json: what ran (catena version, scenario hash, effective parameters, counts) and
  * how it ended (status, steps, simulated and wall time, speed, final metrics, and for a
- * diverged run the step and point where positions stopped being finite). */
+ * diverged run the step and point where positions stopped being finite, for a failed one
+ * why); io/rundir adds the manifest (run_id, files). */
 #include "run/summary.h"
 
 #include <cjson/cJSON.h>
@@ -62,22 +63,38 @@ static void add_parameters(cJSON *root, const struct scenario *sc, int *ok)
             add_item(formats, NULL, cJSON_CreateString(traj_format_name(bit)), ok);
 }
 
-static cJSON *build(const struct scenario *sc, const struct run_result *r)
+/* catena_version and scenario: what summary.json says from the start. */
+static void add_head(cJSON *root, const struct scenario *sc, int *ok)
 {
-    const struct model *m = sc->model;
     const struct scenario_provenance *from = &sc->provenance;
+    need(cJSON_AddStringToObject(root, "catena_version", PACKAGE_VERSION), ok);
+    cJSON *sj = need(cJSON_AddObjectToObject(root, "scenario"), ok);
+    need(add_string_or_null(sj, "name", from->name), ok);
+    need(add_string_or_null(sj, "file", from->source), ok);
+    need(cJSON_AddStringToObject(sj, "sha256", from->sha256), ok);
+    cJSON *ov = need(cJSON_AddArrayToObject(sj, "overrides"), ok);
+    for (size_t i = 0; i < from->noverrides; i++)
+        add_item(ov, NULL, cJSON_CreateString(from->overrides[i]), ok);
+}
+
+cJSON *summary_head(const struct scenario *sc)
+{
     int ok = 1;
     cJSON *root = need(cJSON_CreateObject(), &ok);
-    need(cJSON_AddStringToObject(root, "catena_version", PACKAGE_VERSION), &ok);
+    add_head(root, sc, &ok);
+    if (!ok) {
+        cJSON_Delete(root);
+        return NULL;
+    }
+    return root;
+}
 
-    cJSON *sj = need(cJSON_AddObjectToObject(root, "scenario"), &ok);
-    need(add_string_or_null(sj, "name", from->name), &ok);
-    need(add_string_or_null(sj, "file", from->source), &ok);
-    need(cJSON_AddStringToObject(sj, "sha256", from->sha256), &ok);
-    cJSON *ov = need(cJSON_AddArrayToObject(sj, "overrides"), &ok);
-    for (size_t i = 0; i < from->noverrides; i++)
-        add_item(ov, NULL, cJSON_CreateString(from->overrides[i]), &ok);
-
+static cJSON *build(const struct scenario *sc, const struct run_result *r, const char *error)
+{
+    const struct model *m = sc->model;
+    int ok = 1;
+    cJSON *root = need(cJSON_CreateObject(), &ok);
+    add_head(root, sc, &ok);
     add_parameters(root, sc, &ok);
 
     cJSON *counts = need(cJSON_AddObjectToObject(root, "counts"), &ok);
@@ -127,6 +144,8 @@ static cJSON *build(const struct scenario *sc, const struct run_result *r)
                                 : NULL;
         need(add_string_or_null(dv, "point", label), &ok);
     }
+    if (r->status == RUN_FAILED)
+        need(add_string_or_null(root, "error", error), &ok);
     if (!ok) {
         cJSON_Delete(root);
         return NULL;
@@ -134,12 +153,12 @@ static cJSON *build(const struct scenario *sc, const struct run_result *r)
     return root;
 }
 
-int summary_write(const char *dir, const struct scenario *sc, const struct run_result *r,
-                  struct catena_error *err)
+int summary_write(struct rundir_writer *w, const struct scenario *sc, const struct run_result *r,
+                  const char *error, struct catena_error *err)
 {
-    cJSON *root = build(sc, r);
-    const int rc = root ? json_out_write(dir, "summary.json", root, err)
-                        : error_set(err, CATENA_EFAIL, "%s/summary.json: out of memory", dir);
+    cJSON *root = build(sc, r, error);
+    const int rc = root ? rundir_finish(w, root, err)
+                        : error_set(err, CATENA_EFAIL, "%s/summary.json: out of memory", w->dir);
     cJSON_Delete(root);
     return rc;
 }

@@ -1,7 +1,8 @@
 /* Results of a sweep from its run directories, wherever the runs ran: each run is judged by
  * its summary.json (status, and the scenario hash, overrides and catena version it ran
- * with), and the collect paths are read from summary.json, catenary.json or the last row
- * of metrics.csv into DIR/sweep.csv, one row per run in plan order. */
+ * with, and its manifest: io/rundir.h), and the collect paths are read from summary.json,
+ * catenary.json or the last row of metrics.csv, as the manifest lists them, into
+ * DIR/sweep.csv, one row per run in plan order. */
 #define _POSIX_C_SOURCE 200809L
 #include "sweep/sweep.h"
 
@@ -9,12 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
 #include "core/outfile.h"
 #include "core/path.h"
 #include "core/readfile.h"
+#include "core/stop.h"
+#include "io/rundir.h"
 #include "sweep/internal.h"
 
 /* How much of the end of metrics.csv is searched for its last row: rows are a few
@@ -36,21 +40,27 @@ const char *sweep_status_name(enum sweep_status s)
     return "?";
 }
 
-/* A JSON file of run i's directory, parsed; NULL when absent or unreadable (*errnum says
- * why, 0 for a file that is not JSON). */
-static cJSON *read_json(const char *run_dir, const char *name, int *errnum)
+/* The largest catenary.json read: a report of many chains is a few hundred kilobytes. */
+#define CATENARY_MAX (64u << 20)
+
+/* Run dir's summary.json with its manifest, of any status; NULL with o filled when there is
+ * none or it cannot be taken (missing: no summary.json; stale: unreadable, not catena's or
+ * changed since). */
+static struct rundir *open_run(const char *run_dir, struct sweep_outcome *o)
 {
-    char *path = path_join(run_dir, name), *text = NULL;
-    size_t len = 0;
-    cJSON *j = NULL;
-    *errnum = ENOMEM;
-    if (path && (text = readfile(path, &len, errnum))) {
-        *errnum = 0;
-        j = cJSON_ParseWithLength(text, len);
-    }
-    free(text);
+    char *path = path_join(run_dir, RUNDIR_SUMMARY);
+    struct stat st;
+    const int missing = path && lstat(path, &st) != 0 && errno == ENOENT;
     free(path);
-    return j;
+    struct rundir *rd = NULL;
+    struct catena_error err;
+    if (missing) {
+        snprintf(o->why, sizeof o->why, "no summary.json");
+    } else if (rundir_open_manifest(run_dir, RUNDIR_SUMMARY, 1, &rd, &err)) {
+        o->status = SWEEP_STALE;
+        snprintf(o->why, sizeof o->why, "%.500s", err.msg);
+    }
+    return rd;
 }
 
 static const char *json_string(const cJSON *obj, const char *key)
@@ -108,45 +118,47 @@ static void judge(const struct sweep_plan *p, size_t i, const cJSON *sum, struct
 void sweep_check_run(const struct sweep_plan *p, const char *dir, size_t i, struct sweep_outcome *o)
 {
     char *run_dir = sweep_run_dir(p, dir, i);
-    int e = ENOMEM;
-    cJSON *sum = run_dir ? read_json(run_dir, "summary.json", &e) : NULL;
     *o = (struct sweep_outcome){.status = SWEEP_MISSING, .exit_code = -1};
-    if (sum)
-        judge(p, i, sum, o);
-    else if (e == ENOENT)
-        snprintf(o->why, sizeof o->why, "no summary.json");
-    else if (e)
-        snprintf(o->why, sizeof o->why, "cannot read summary.json: %s", strerror(e));
-    else {
-        o->status = SWEEP_STALE;
-        snprintf(o->why, sizeof o->why, "summary.json is not JSON");
-    }
-    cJSON_Delete(sum);
+    struct rundir *rd = run_dir ? open_run(run_dir, o) : NULL;
+    if (!run_dir)
+        snprintf(o->why, sizeof o->why, "out of memory");
+    if (rd)
+        judge(p, i, rd->json, o);
+    rundir_close(rd);
     free(run_dir);
 }
 
 /* ---- collected values ---- */
 
-/* The files of one run directory, read when a collect path first needs them. */
+/* The files of one run directory, as its manifest lists them, read when a collect path
+ * first needs them. */
 struct run_files {
-    const char *dir;
-    cJSON *json[2]; /* summary.json, catenary.json */
-    int tried[3];   /* summary, catenary, metrics */
+    struct rundir *rd; /* NULL: the run has none to give */
+    cJSON *catenary;
+    int tried[2]; /* catenary, metrics */
     char *metrics_header, *metrics_row;
 };
 
 static void run_files_free(struct run_files *f)
 {
-    cJSON_Delete(f->json[0]);
-    cJSON_Delete(f->json[1]);
+    rundir_close(f->rd);
+    cJSON_Delete(f->catenary);
     free(f->metrics_header);
     free(f->metrics_row);
+}
+
+/* The path of the listed file name, checked against the manifest; NULL when the run wrote
+ * none or it changed since (then it gives no value). */
+static char *listed(struct run_files *f, const char *name)
+{
+    struct catena_error err;
+    return f->rd && rundir_find(f->rd, name) ? rundir_path(f->rd, name, &err) : NULL;
 }
 
 /* The first line of metrics.csv and its last non-empty line (the last step's values). */
 static void read_metrics(struct run_files *f)
 {
-    char *path = path_join(f->dir, "metrics.csv");
+    char *path = listed(f, "metrics.csv");
     FILE *fp = path ? fopen(path, "rb") : NULL;
     free(path);
     if (!fp)
@@ -188,8 +200,8 @@ static char *csv_field(const char *line, size_t k)
 
 static char *metrics_value(struct run_files *f, const char *column)
 {
-    if (!f->tried[2]) {
-        f->tried[2] = 1;
+    if (!f->tried[1]) {
+        f->tried[1] = 1;
         read_metrics(f);
     }
     if (!f->metrics_header)
@@ -234,9 +246,24 @@ enum { FOUND_FILE = 1, FOUND_VALUE = 2 };
 
 /* The value of collect path "FILE.PATH" for one run, malloc'd; NULL when it is not there.
  * *found gets FOUND_FILE when the run has the file. */
+/* catenary.json, parsed, when the run lists it. */
+static const cJSON *catenary_json(struct run_files *f)
+{
+    if (f->tried[0])
+        return f->catenary;
+    f->tried[0] = 1;
+    char *path = listed(f, "catenary.json"), *text = NULL;
+    size_t len = 0;
+    int e;
+    if (path && (text = readfile_regular(path, CATENARY_MAX, &len, &e)))
+        f->catenary = cJSON_ParseWithLength(text, len);
+    free(text);
+    free(path);
+    return f->catenary;
+}
+
 static char *collect_value(struct run_files *f, const char *what, char *found)
 {
-    static const char *const files[] = {"summary.json", "catenary.json"};
     const size_t n = strcspn(what, ".");
     const char *rest = what + n + 1;
     if (strncmp(what, "metrics", n) == 0) {
@@ -244,14 +271,10 @@ static char *collect_value(struct run_files *f, const char *what, char *found)
         *found |= f->metrics_header ? FOUND_FILE : 0;
         return v;
     }
-    const int k = strncmp(what, "summary", n) == 0 ? 0 : 1;
-    if (!f->tried[k]) {
-        int e;
-        f->tried[k] = 1;
-        f->json[k] = read_json(f->dir, files[k], &e);
-    }
-    *found |= f->json[k] ? FOUND_FILE : 0;
-    const cJSON *v = json_at(f->json[k], rest);
+    const cJSON *doc =
+        strncmp(what, "summary", n) == 0 ? (f->rd ? f->rd->json : NULL) : catenary_json(f);
+    *found |= doc ? FOUND_FILE : 0;
+    const cJSON *v = json_at(doc, rest);
     return v ? json_cell(v) : NULL;
 }
 
@@ -300,12 +323,13 @@ static int write_row(FILE *fp, const struct sweep_plan *p, const char *dir, size
     char *run_dir = sweep_run_dir(p, dir, i);
     if (!run_dir)
         return -1;
-    struct run_files f = {.dir = run_dir};
+    /* A stale or missing run's files do not belong to this run. */
+    const int has_data = o->status == SWEEP_OK || o->status == SWEEP_FAILED;
+    struct sweep_outcome again;
+    struct run_files f = {.rd = has_data ? open_run(run_dir, &again) : NULL};
     size_t k = 0;
     for (size_t a = 0; a < p->naxes; a++)
         field(fp, &k, p->runs[i].cells[a]);
-    /* A stale or missing run's files do not belong to this run. */
-    const int has_data = o->status == SWEEP_OK || o->status == SWEEP_FAILED;
     for (size_t c = 0; c < p->ncollect; c++) {
         char *v = has_data ? collect_value(&f, p->collect[c], &found[c]) : NULL;
         field(fp, &k, v ? v : "");
@@ -363,7 +387,11 @@ int sweep_write_csv(const struct sweep_plan *p, const char *dir, const struct sw
     if (rc == CATENA_OK) {
         write_header(f.fp, p);
         for (size_t i = 0; i < p->nruns && rc == CATENA_OK; i++) {
-            if (write_row(f.fp, p, dir, i, &out[i], found)) {
+            if (stop_requested()) {
+                outfile_abort(&f);
+                rc = error_set(err, CATENA_EFAIL, "%s/sweep.csv: interrupted by %s", dir,
+                               stop_signal_name(stop_requested()));
+            } else if (write_row(f.fp, p, dir, i, &out[i], found)) {
                 outfile_abort(&f);
                 rc = error_set(err, CATENA_EFAIL, "%s/sweep.csv: out of memory", dir);
             }
