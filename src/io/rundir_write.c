@@ -4,7 +4,10 @@
 #define _DEFAULT_SOURCE /* getrandom */
 #include "io/rundir.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -185,6 +188,45 @@ static int remove_old(const struct rundir_writer *w, const struct names *old, co
     return CATENA_OK;
 }
 
+/* Whether name is a temporary in the form earlier versions of catena gave them
+ * (".NAME.tmp.PID", NAME one of catena's outputs or frames) of a process that is gone: runs
+ * killed before an upgrade left those for good. */
+static int old_temporary(const char *dir, const char *name)
+{
+    const char *mark = strstr(name, ".tmp.");
+    if (name[0] != '.' || !mark || strspn(mark + 5, "0123456789") != strlen(mark + 5) || !mark[5] ||
+        mark - name > 64)
+        return 0;
+    char base[80];
+    snprintf(base, sizeof base, "%.*s", (int)(mark - name - 1), name + 1);
+    const long pid = strtol(mark + 5, NULL, 10);
+    if (!rundir_is_output(base) && strncmp(base, "frame-", 6) != 0)
+        return 0;
+    if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno == EPERM)
+        return 0;
+    char *path = path_join(dir, name);
+    struct stat st;
+    const int ours = path && lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid();
+    free(path);
+    return ours;
+}
+
+/* Removes the temporaries in the earlier form that processes which died left in dir. */
+static int remove_old_temporaries(const char *dir, struct catena_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return CATENA_OK;
+    int rc = CATENA_OK;
+    for (struct dirent *e; rc == CATENA_OK && (e = readdir(d));)
+        if (old_temporary(dir, e->d_name) && unlinkat(dirfd(d), e->d_name, 0) != 0 &&
+            errno != ENOENT)
+            rc = error_set(err, CATENA_EFAIL, "%s/%s: cannot remove a stale temporary file: %s",
+                           dir, e->d_name, strerror(errno));
+    closedir(d);
+    return rc;
+}
+
 /* Removes the temporaries that processes which died left in dir and dir/frames. */
 static int remove_stale(const char *dir, struct catena_error *err)
 {
@@ -194,6 +236,10 @@ static int remove_stale(const char *dir, struct catena_error *err)
                     : error_set(err, CATENA_EFAIL, "%s: out of memory", dir);
     if (rc == CATENA_OK)
         rc = outfile_remove_stale(frames, &removed, err);
+    if (rc == CATENA_OK)
+        rc = remove_old_temporaries(dir, err);
+    if (rc == CATENA_OK)
+        rc = remove_old_temporaries(frames, err);
     free(frames);
     return rc;
 }

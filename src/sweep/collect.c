@@ -386,12 +386,12 @@ int sweep_write_csv(const struct sweep_plan *p, const char *dir, const struct sw
     int rc = outfile_open(&f, dir, "sweep.csv", err);
     if (rc == CATENA_OK) {
         write_header(f.fp, p);
-        for (size_t i = 0; i < p->nruns && rc == CATENA_OK; i++) {
-            if (stop_requested()) {
+        for (size_t i = 0; i <= p->nruns && rc == CATENA_OK; i++) {
+            if (stop_requested()) { /* before each row, and before the commit */
                 outfile_abort(&f);
                 rc = error_set(err, CATENA_EFAIL, "%s/sweep.csv: interrupted by %s", dir,
                                stop_signal_name(stop_requested()));
-            } else if (write_row(f.fp, p, dir, i, &out[i], found)) {
+            } else if (i < p->nruns && write_row(f.fp, p, dir, i, &out[i], found)) {
                 outfile_abort(&f);
                 rc = error_set(err, CATENA_EFAIL, "%s/sweep.csv: out of memory", dir);
             }
