@@ -68,6 +68,10 @@ vg "run hanging-chain.json with its catenary report and plot" 0 run -q --steps 3
 vg "run a 3D rope in every format" 0 run -q -o "$tmp/c" "$tmp/rope3d.json"
 vg "compare its JSON trajectory with its CSV one" 0 compare "$tmp/c/trajectory.json" \
     "$tmp/c/trajectory.csv"
+vg "compare two run directories (their manifests read and checked)" 0 compare "$tmp/c" "$tmp/c"
+vg "render a run directory (render.json written)" 0 render -q --every 30 "$tmp/a"
+vg "run again into it (the earlier run's files and frames removed)" 0 run -q --steps 30 \
+    -o "$tmp/a" "$top_srcdir/scenarios/hanging-chain.json"
 vg "compare a truncated JSON trajectory" 2 compare "$top_srcdir/tests/data/traj/truncated.json" \
     "$top_srcdir/tests/data/traj/small.json"
 vg "a diverging run" 1 run -q --set world.gravity='[0,-1e14,0]' --set time.dt=1 -o "$tmp/d" \
