@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/range.h"
 #include "io/compare.h"
 #include "solver/state.h"
 #include "testutil.h"
@@ -590,32 +591,33 @@ START_TEST(test_ranges)
     compare_default_options(&opt);
     struct compare_result res;
     struct catena_error err = {0};
+    int dep;
 
-    ck_assert_int_eq(compare_parse_range("--steps", "0:10", &opt.step_first, &opt.step_last, &err),
+    ck_assert_int_eq(range_parse("--steps", "0..10", &opt.step_first, &opt.step_last, &dep, &err),
                      CATENA_OK);
     ck_assert_int_eq(compare_files(a, b, &opt, &res, &err), CATENA_OK);
     ck_assert_uint_eq(res.frames, 2);
     ck_assert_int_eq(compare_files(a, bn, &opt, &res, &err), CATENA_OK); /* by index */
     ck_assert_uint_eq(res.frames, 2);
-    ck_assert_int_eq(compare_parse_range("--steps", "20", &opt.step_first, &opt.step_last, &err),
+    ck_assert_int_eq(range_parse("--steps", "20", &opt.step_first, &opt.step_last, &dep, &err),
                      CATENA_OK);
     ck_assert_int_eq(compare_files(a, b, &opt, &res, &err), CATENA_EFAIL);
     ck_assert_uint_eq(res.frames, 1);
     ck_assert_int_eq(res.step_min, 20);
 
     compare_default_options(&opt);
-    ck_assert_int_eq(compare_parse_range("--points", ":2", &opt.point_first, &opt.point_last, &err),
+    ck_assert_int_eq(range_parse("--points", "..2", &opt.point_first, &opt.point_last, &dep, &err),
                      CATENA_OK);
     ck_assert_int_eq(compare_files(a, b, &opt, &res, &err), CATENA_OK);
     ck_assert_uint_eq(res.values, 4 * 3 * 2);
-    ck_assert_int_eq(compare_parse_range("--points", "3:", &opt.point_first, &opt.point_last, &err),
+    ck_assert_int_eq(range_parse("--points", "3..", &opt.point_first, &opt.point_last, &dep, &err),
                      CATENA_OK);
     ck_assert_int_eq(compare_files(a, b, &opt, &res, &err), CATENA_EFAIL);
     ck_assert_uint_eq(res.values, 4 * 1 * 2);
     ck_assert_int_eq(res.opt.point_last, 3); /* the open end, clipped to the last point */
 
     char expect[4200];
-    ck_assert_int_eq(compare_parse_range("--points", "7:", &opt.point_first, &opt.point_last, &err),
+    ck_assert_int_eq(range_parse("--points", "7..", &opt.point_first, &opt.point_last, &dep, &err),
                      CATENA_OK);
     ck_assert_int_eq(compare_files(a, b, &opt, &res, &err), CATENA_EINPUT);
     ck_assert_str_eq(err.msg,
@@ -633,33 +635,47 @@ START_TEST(test_ranges)
 }
 END_TEST
 
+/* One range syntax for every command (core/range.h): "..", both ends included; the colon
+ * still read but flagged deprecated. */
 START_TEST(test_parse_range)
 {
     static const struct {
         const char *text;
         long first, last;
-    } good[] = {{"5", 5, 5}, {"2:9", 2, 9}, {"3:", 3, LONG_MAX}, {":4", 0, 4}, {":", 0, LONG_MAX}};
+        int deprecated;
+    } good[] = {{"5", 5, 5, 0},         {"2..9", 2, 9, 0},        {"3..", 3, RANGE_OPEN, 0},
+                {"..4", 0, 4, 0},       {"..", 0, RANGE_OPEN, 0}, {"7..7", 7, 7, 0},
+                {"2:9", 2, 9, 1},       {"3:", 3, RANGE_OPEN, 1}, {":4", 0, 4, 1},
+                {":", 0, RANGE_OPEN, 1}};
     struct catena_error err = {0};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         long first, last;
-        ck_assert_int_eq(compare_parse_range("--steps", good[i].text, &first, &last, &err),
+        int dep = -1;
+        ck_assert_int_eq(range_parse("--steps", good[i].text, &first, &last, &dep, &err),
                          CATENA_OK);
         ck_assert_int_eq(first, good[i].first);
         ck_assert_int_eq(last, good[i].last);
+        ck_assert_int_eq(dep, good[i].deprecated);
     }
-    static const char *const bad[] = {"", "x", "-1", "1:2:3", "1.5", " 3"};
+    static const char *const bad[] = {"",      "x",       "-1",    "1:2:3", "1.5",   " 3",
+                                      "1...3", "1..2..3", "1..:3", "1-3",   "2..-1", "0x10"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         long first, last;
+        int dep;
         char expect[256];
         snprintf(expect, sizeof expect,
-                 "--steps \"%s\": expected N, FIRST:LAST, FIRST: or :LAST (integers >= 0)", bad[i]);
-        ck_assert_int_eq(compare_parse_range("--steps", bad[i], &first, &last, &err),
-                         CATENA_EINPUT);
+                 "--steps: expected N, FIRST..LAST, FIRST.. or ..LAST (integers >= 0, both ends "
+                 "included), got '%s'",
+                 bad[i]);
+        ck_assert_int_eq(range_parse("--steps", bad[i], &first, &last, &dep, &err), CATENA_EINPUT);
         ck_assert_str_eq(err.msg, expect);
     }
     long first, last;
-    ck_assert_int_eq(compare_parse_range("--points", "9:2", &first, &last, &err), CATENA_EINPUT);
-    ck_assert_str_eq(err.msg, "--points \"9:2\": 9 comes after 2");
+    int dep;
+    ck_assert_int_eq(range_parse("--points", "9..2", &first, &last, &dep, &err), CATENA_EINPUT);
+    ck_assert_str_eq(err.msg, "--points: '9..2': 9 comes after 2");
+    ck_assert_int_eq(range_parse("--points", "9:2", &first, &last, &dep, &err), CATENA_EINPUT);
+    ck_assert_str_eq(err.msg, "--points: '9:2': 9 comes after 2");
 }
 END_TEST
 

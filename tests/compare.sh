@@ -38,11 +38,15 @@ expect_status 0 "a 1e-6 m difference on 0.25 m within --rtol 1e-5: exit 0"
 catena compare moved.csv small.csv --steps 20
 expect_status 0 "--steps 20 leaves out the step that differs"
 expect_out "compared: 1 frames (steps 20 to 20" "--steps 20 compares one frame"
-catena compare moved.csv small.csv --steps :0
-expect_status 0 "--steps :0 leaves it out too"
+catena compare moved.csv small.csv --steps ..0
+expect_status 0 "--steps ..0 leaves it out too"
+catena compare moved.csv small.csv --points 2..
+expect_status 0 "--points 2.. leaves out the point that differs"
+expect_out "points 2 to 2, 6 values" "--points 2.. compares one point"
+check "no warning for the range syntax" test ! -s "$tmp/err"
 catena compare moved.csv small.csv --points 2:
-expect_status 0 "--points 2: leaves out the point that differs"
-expect_out "points 2 to 2, 6 values" "--points 2: compares one point"
+expect_status 0 "--points 2: (deprecated) still reads"
+expect_err "catena: --points: '2:': the colon is deprecated, write '2..'" "the colon draws a warning"
 
 # --- exit 1: outside tolerance
 
@@ -54,8 +58,8 @@ expect_out "max |A-B|: 1e-06 at step 10 (t = 0.1 s), point 1, y: A -0.250001, B 
     "the report gives the largest deviation, its place and both values"
 expect_out "outside tolerance: 1 of 18 values, first at step 10 (t = 0.1 s), point 1, y" \
     "the report gives the first value outside"
-catena compare moved.csv small.csv --steps 10:20 --points 1
-expect_status 1 "--steps 10:20 --points 1 still holds the difference"
+catena compare moved.csv small.csv --steps 10..20 --points 1
+expect_status 1 "--steps 10..20 --points 1 still holds the difference"
 
 catena compare moved.csv small.csv --json
 expect_status 1 "--json: exit 1 all the same"
@@ -104,7 +108,7 @@ expect_status 2 "--points beyond the last point: exit 2"
 expect_err "catena: cannot compare: point 7 does not exist (the trajectories have 3 points, 0 to 2)" \
     "the missing point is named"
 
-catena compare small.csv small.csv --steps 30:
+catena compare small.csv small.csv --steps 30..
 expect_status 2 "--steps beyond the last step: exit 2"
 expect_err "catena: cannot compare: neither small.csv nor small.csv has a frame at steps 30 or later" \
     "the empty step range is named"
@@ -126,12 +130,12 @@ expect_status 2 "a --rtol that is no number: exit 2"
 expect_err "catena: --rtol: expected a finite number >= 0, got '1e-3x'" "the bad --rtol is named"
 catena compare --rtol inf small.csv small.csv
 expect_status 2 "an infinite --rtol: exit 2"
-catena compare --steps 5:2 small.csv small.csv
+catena compare --steps 5..2 small.csv small.csv
 expect_status 2 "a reversed --steps range: exit 2"
-expect_err 'catena: --steps "5:2": 5 comes after 2' "the reversed range is named"
+expect_err "catena: --steps: '5..2': 5 comes after 2" "the reversed range is named"
 catena compare --points x small.csv small.csv
 expect_status 2 "a --points that is no range: exit 2"
-expect_err 'catena: --points "x": expected N, FIRST:LAST, FIRST: or :LAST (integers >= 0)' \
+expect_err "catena: --points: expected N, FIRST..LAST, FIRST.. or ..LAST (integers >= 0, both ends included), got 'x'" \
     "the valid forms of a range are listed"
 catena compare --bogus small.csv small.csv
 expect_status 2 "an unknown option: exit 2"

@@ -50,6 +50,11 @@ int cmd_parse_max_points(const char *arg, long long *out);
 /* --set PATH=VALUE: splits arg in place into an override. */
 int cmd_parse_set(char *arg, struct scenario_override *ov);
 
+/* A range option (--steps, --points): N, FIRST..LAST, FIRST.. or ..LAST (core/range.h), an
+ * open end RANGE_OPEN. The deprecated FIRST:LAST is read with a warning on stderr. Says what
+ * is wrong and returns -1 otherwise. */
+int cmd_parse_range(const char *option, const char *arg, long *first, long *last);
+
 /* Draws the frames of a run of sc in run_dir into out_dir with the options o
  * (cli/cmd_render.c); returns an exit status. */
 int cmd_render_scenario(const struct scenario *sc, const struct render_opts *o, const char *run_dir,

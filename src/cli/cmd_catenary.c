@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analysis/report_catenary.h"
+#include "core/range.h"
 
 enum {
     OPT_BODY = CHAR_MAX + 1,
@@ -32,23 +33,6 @@ static const struct option catenary_longopts[] = {
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
-
-/* "I..J" with 0 <= I < J. */
-static int parse_points(const char *arg, long *first, long *last)
-{
-    char *end;
-    errno = 0;
-    *first = strtol(arg, &end, 10);
-    if (end != arg && strncmp(end, "..", 2) == 0 && *first >= 0 && arg[0] != '+') {
-        const char *j = end + 2;
-        *last = strtol(j, &end, 10);
-        if (end != j && !*end && *j != '+' && *j != '-' && errno == 0 && *last > *first)
-            return 0;
-    }
-    fprintf(stderr, "catena: --points: expected I..J with point indices 0 <= I < J, got '%s'\n",
-            arg);
-    return -1;
-}
 
 /* "last" (-1) or a step number. */
 static int parse_step(const char *arg, long *step)
@@ -117,6 +101,8 @@ static int catenary_report(const char *target, const char *scenario, long step,
     const struct model *m = sc->model;
     struct report_catenary_options ro = *o;
     ro.scenario = sc->provenance.name;
+    if (ro.first >= 0 && ro.last == RANGE_OPEN) /* --points I..: to the last point */
+        ro.last = m->npoints ? (long)m->npoints - 1 : 0;
     struct report_catenary *r = NULL;
     vec3 *x = malloc((m->npoints ? m->npoints : 1) * sizeof *x);
     long at = 0;
@@ -162,7 +148,7 @@ int cmd_catenary(int argc, char **argv)
             o.body = optarg;
             break;
         case OPT_POINTS:
-            if (parse_points(optarg, &o.first, &o.last))
+            if (cmd_parse_range("--points", optarg, &o.first, &o.last))
                 return cmd_usage_error();
             break;
         case OPT_STEP:

@@ -81,7 +81,6 @@ static int compare_files(const char *a, const char *b, const struct compare_opti
 int cmd_compare(int argc, char **argv)
 {
     struct compare_options opt;
-    struct catena_error err;
     int json = 0, c;
     compare_default_options(&opt);
     optind = 2; /* after "catena compare" */
@@ -99,16 +98,12 @@ int cmd_compare(int argc, char **argv)
                 return cmd_usage_error();
             break;
         case OPT_STEPS:
-            if (compare_parse_range("--steps", optarg, &opt.step_first, &opt.step_last, &err)) {
-                cmd_report(&err);
+            if (cmd_parse_range("--steps", optarg, &opt.step_first, &opt.step_last))
                 return cmd_usage_error();
-            }
             break;
         case OPT_POINTS:
-            if (compare_parse_range("--points", optarg, &opt.point_first, &opt.point_last, &err)) {
-                cmd_report(&err);
+            if (cmd_parse_range("--points", optarg, &opt.point_first, &opt.point_last))
                 return cmd_usage_error();
-            }
             break;
         case OPT_JSON:
             json = 1;

@@ -26,38 +26,6 @@ void compare_default_options(struct compare_options *opt)
     };
 }
 
-/* Digits only, into *out; `open` when empty. */
-static int parse_bound(const char *s, size_t n, long open, long *out)
-{
-    if (n == 0)
-        return *out = open, 0;
-    if (n > 18 || strspn(s, "0123456789") < n)
-        return -1;
-    *out = strtol(s, NULL, 10);
-    return 0;
-}
-
-int compare_parse_range(const char *option, const char *text, long *first, long *last,
-                        struct catena_error *err)
-{
-    const char *colon = strchr(text, ':');
-    size_t n = strlen(text);
-    int bad;
-    if (!colon)
-        bad = n == 0 || parse_bound(text, n, 0, first) || parse_bound(text, n, 0, last);
-    else
-        bad = parse_bound(text, (size_t)(colon - text), 0, first) ||
-              parse_bound(colon + 1, strlen(colon + 1), LONG_MAX, last);
-    if (bad)
-        return error_set(err, CATENA_EINPUT,
-                         "%s \"%s\": expected N, FIRST:LAST, FIRST: or :LAST (integers >= 0)",
-                         option, text);
-    if (*first > *last)
-        return error_set(err, CATENA_EINPUT, "%s \"%s\": %ld comes after %ld", option, text, *first,
-                         *last);
-    return CATENA_OK;
-}
-
 static int cannot(struct catena_error *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -18,9 +18,9 @@ struct compare_options {
     double atol;      /* absolute tolerance, m */
     double rtol;      /* relative tolerance, a fraction of |b| */
     long step_first;  /* compare frames whose step is in [step_first, step_last] */
-    long step_last;   /* LONG_MAX: to the end */
+    long step_last;   /* RANGE_OPEN (core/range.h): to the end */
     long point_first; /* compare points [point_first, point_last] */
-    long point_last;  /* LONG_MAX: to the last point */
+    long point_last;  /* RANGE_OPEN: to the last point */
 };
 
 /* Where a value was found: one component of one point of one frame. */
@@ -58,11 +58,6 @@ struct compare_result {
  * short runs: a nanometre on metre-sized scenes is millions of ulps, yet far below any
  * change in the physics, which moves points by millimetres. */
 void compare_default_options(struct compare_options *opt);
-
-/* Parses a range for --steps or --points: "N", "FIRST:LAST", "FIRST:" or ":LAST" (integers
- * >= 0, both ends included; an open end is 0 or LONG_MAX). `option` names it in messages. */
-int compare_parse_range(const char *option, const char *text, long *first, long *last,
-                        struct catena_error *err);
 
 /* Reads both trajectories to the end of the step range and fills *res. Frames are matched
  * by step when both files store steps (steps equal, times within the same tolerance as
