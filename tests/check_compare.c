@@ -540,23 +540,25 @@ START_TEST(test_cannot_compare)
     td_init(&t4, 2, 4, 3);
     td_init(&t2d, 3, 3, 3);
     td_init(&tf, 2, 3, 4);
-    ts = t3;
-    ts.step[1] = 5;
-    ts.time[1] = 0.05;
+    ts = t3; /* steps 1, 11, 21: none in common with 0, 10, 20 */
+    for (int f = 0; f < 3; f++)
+        ts.step[f]++;
     tt = t3;
     tt.time[1] = 0.2;
     char *a = td_write(&t3, "a.csv"), *an = td_write(&t3, "a.npy");
     char *paths[] = {td_write(&t4, "points.csv"), td_write(&t2d, "dims.json"),
-                     td_write(&tf, "frames.csv"), td_write(&tf, "frames.npy"),
+                     td_write(&ts, "steps.csv"),  td_write(&tf, "frames.npy"),
                      td_write(&ts, "steps.json"), td_write(&tt, "times.csv")};
     char expect[6][4200];
     snprintf(expect[0], sizeof expect[0], "cannot compare: %s has 3 points, %s has 4", a, paths[0]);
     snprintf(expect[1], sizeof expect[1], "cannot compare: %s is 2D, %s is 3D", a, paths[1]);
     snprintf(expect[2], sizeof expect[2],
-             "cannot compare: %s ends at step 20 (3 frames), %s goes on to step 30", a, paths[2]);
+             "cannot compare: %s and %s have no step in common (3 and 3 frames in the range)", a,
+             paths[2]);
     snprintf(expect[3], sizeof expect[3], "cannot compare: %s has 3 frames, %s has 4", a, paths[3]);
-    snprintf(expect[4], sizeof expect[4], "cannot compare: step 5 is in %s but not in %s", paths[4],
-             a);
+    snprintf(expect[4], sizeof expect[4],
+             "cannot compare: %s and %s have no step in common (3 and 3 frames in the range)", a,
+             paths[4]);
     snprintf(expect[5], sizeof expect[5],
              "cannot compare: step 10 is at time 0.1 in %s but 0.2 in %s", a, paths[5]);
     for (int i = 0; i < 6; i++) {
@@ -708,9 +710,15 @@ START_TEST(test_report)
              "max |A-B|: 0.000976562 at step 10 (t = 0.1 s), point 1, x: A 0.5009765625, B 0.5\n"
              "max |A-B|/|B|: 0.00195312 at step 10 (t = 0.1 s), point 1, x: A 0.5009765625, "
              "B 0.5\n"
+             "worst point: 1, 0.000976562 m from B at step 10, RMS 0.000690534 m over the "
+             "frames, outside tolerance in 1 of 2 frames\n"
              "tolerance: |A-B| <= 1e-09 + 1e-09*|B| (numpy.isclose)\n"
              "outside tolerance: 1 of 8 values, first at step 10 (t = 0.1 s), point 1, x: "
-             "A 0.5009765625, B 0.5\n",
+             "A 0.5009765625, B 0.5\n"
+             "events: not compared (two trajectories, not two runs)\n"
+             "topology: not compared (two trajectories, not two runs)\n"
+             "status: not compared (two trajectories, not two runs)\n"
+             "metrics: not compared (two trajectories, not two runs)\n",
              a, b);
     ck_assert_str_eq(text, expect);
     free(text);

@@ -29,7 +29,7 @@ check "nothing on stderr when within tolerance" test ! -s "$tmp/err"
 
 catena compare small.npy small.csv
 expect_status 0 "NPY against CSV: exit 0"
-expect_out "matched by index" "NPY, which stores no steps, is matched by frame index"
+expect_out "matched by index" "NPY without its frames file stores no steps: matched by frame index"
 
 catena compare moved.csv small.csv --atol 2e-6
 expect_status 0 "a 1e-6 m difference within --atol 2e-6: exit 0"
@@ -84,9 +84,26 @@ check "nothing on stdout when the files cannot be compared" test ! -s "$tmp/out"
 
 grep -v '^20,' small.csv >short.csv
 catena compare short.csv small.csv
-expect_status 2 "a trajectory with fewer steps: exit 2"
-expect_err "catena: cannot compare: short.csv ends at step 10 (2 frames), small.csv goes on to step 20" \
-    "the missing steps are named"
+expect_status 1 "a trajectory that stops a recording interval early differs: exit 1"
+expect_err "catena: short.csv and small.csv differ: short.csv ends at step 10, small.csv goes on to step 20" \
+    "the missing end is named"
+expect_out "extent: short.csv ends at step 10, small.csv goes on to step 20" "the report says so"
+expect_out "compared: 2 frames (steps 0 to 10, matched by step; 1 of B's at steps A lacks)" \
+    "the common steps are compared"
+catena compare short.csv small.csv --steps ..10
+expect_status 0 "--steps ..10 lines the two lengths up: exit 0"
+
+grep -v '^10,' small.csv >gap.csv
+catena compare gap.csv small.csv
+expect_status 0 "a frame missing inside (another recording interval): exit 0"
+expect_out "compared: 2 frames (steps 0 to 20, matched by step; 1 of B's at steps A lacks)" \
+    "only the common steps are compared, and the report says how many"
+grep -v '^0,\|^20,' small.csv >middle.csv
+awk -F, '$1 != 10' small.csv | sed 's/^20,0.2,/30,0.3,/' >apart.csv
+catena compare middle.csv apart.csv
+expect_status 2 "no step in common: exit 2"
+expect_err "catena: cannot compare: middle.csv and apart.csv have no step in common (1 and 2 frames in the range)" \
+    "no step in common is named"
 
 sed 's/^10,0.1,/10,0.15,/' small.csv >late.csv
 catena compare late.csv small.csv

@@ -1,6 +1,7 @@
 /* `catena compare A B`: compares two trajectories (files or run directories) point by point
- * under |A-B| <= atol + rtol*|B| and prints the report as text or JSON; exit 0 within
- * tolerance, 1 outside, 2 when they cannot be compared. */
+ * under |A-B| <= atol + rtol*|B|, and two run directories' events, topology changes, status
+ * and final metrics too, and prints the report as text or JSON; exit 0 within tolerance, 1
+ * outside, 2 when they cannot be compared. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 
@@ -18,6 +19,10 @@ enum {
     OPT_STEPS,
     OPT_POINTS,
     OPT_JSON,
+    OPT_STEP_TOL,
+    OPT_METRIC_ATOL,
+    OPT_METRIC_RTOL,
+    OPT_ONLY,
 };
 
 static const struct option compare_longopts[] = {
@@ -26,6 +31,10 @@ static const struct option compare_longopts[] = {
     {"steps", required_argument, NULL, OPT_STEPS},
     {"points", required_argument, NULL, OPT_POINTS},
     {"json", no_argument, NULL, OPT_JSON},
+    {"step-tol", required_argument, NULL, OPT_STEP_TOL},
+    {"metric-atol", required_argument, NULL, OPT_METRIC_ATOL},
+    {"metric-rtol", required_argument, NULL, OPT_METRIC_RTOL},
+    {"only", required_argument, NULL, OPT_ONLY},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -44,21 +53,33 @@ static int parse_tolerance(const char *option, const char *text, double *out)
     return 0;
 }
 
-/* Opens A and B, compares them and prints the report; exit 0 within tolerance, 1 outside,
- * 2 when they cannot be compared. */
+/* --step-tol: a whole number of steps >= 0. */
+static int parse_step_tol(const char *text, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    const long v = strtol(text, &end, 10);
+    if (end == text || *end || errno || v < 0 || text[0] == '+') {
+        fprintf(stderr, "catena: --step-tol: expected a whole number of steps >= 0, got '%s'\n",
+                text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Compares A and B and prints the report; exit 0 within tolerance, 1 outside, 2 when they
+ * cannot be compared. */
 static int compare_files(const char *a, const char *b, const struct compare_options *opt, int json)
 {
     struct catena_error err;
     struct compare_result res;
-    struct traj_reader *ra = traj_read_open(a, &err), *rb = NULL;
-    int status = ra ? CATENA_OK : cmd_report(&err);
-    if (ra && !(rb = traj_read_open(b, &err)))
-        status = cmd_report(&err);
-    if (rb) {
-        status = compare_traj(ra, rb, opt, &res, &err);
-        if (status == CATENA_EINPUT) {
-            cmd_report(&err);
-        } else if (json) {
+    struct traj_reader *ra, *rb;
+    int status = compare_paths(a, b, opt, &res, &ra, &rb, &err);
+    if (status == CATENA_EINPUT || (status && !compare_differs(&res))) {
+        cmd_report(&err);
+    } else {
+        if (json) {
             cJSON *j = compare_to_json(&res);
             char *text = j ? cJSON_Print(j) : NULL;
             if (text)
@@ -73,6 +94,7 @@ static int compare_files(const char *a, const char *b, const struct compare_opti
         if (status == CATENA_EFAIL && err.code == CATENA_EFAIL)
             cmd_report(&err);
     }
+    compare_result_free(&res);
     traj_read_close(ra);
     traj_read_close(rb);
     return status;
@@ -81,6 +103,7 @@ static int compare_files(const char *a, const char *b, const struct compare_opti
 int cmd_compare(int argc, char **argv)
 {
     struct compare_options opt;
+    struct catena_error err;
     int json = 0, c;
     compare_default_options(&opt);
     optind = 2; /* after "catena compare" */
@@ -107,6 +130,24 @@ int cmd_compare(int argc, char **argv)
             break;
         case OPT_JSON:
             json = 1;
+            break;
+        case OPT_STEP_TOL:
+            if (parse_step_tol(optarg, &opt.step_tol))
+                return cmd_usage_error();
+            break;
+        case OPT_METRIC_ATOL:
+            if (parse_tolerance("--metric-atol", optarg, &opt.metric_atol))
+                return cmd_usage_error();
+            break;
+        case OPT_METRIC_RTOL:
+            if (parse_tolerance("--metric-rtol", optarg, &opt.metric_rtol))
+                return cmd_usage_error();
+            break;
+        case OPT_ONLY:
+            if (compare_parse_parts("--only", optarg, &opt.parts, &err)) {
+                cmd_report(&err);
+                return cmd_usage_error();
+            }
             break;
         default:
             return cmd_usage_error();
