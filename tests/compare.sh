@@ -173,4 +173,63 @@ expect_out "A: run-a/trajectory.npy" "a run directory is read through its trajec
 catena compare run-c run-b
 expect_status 1 "a run with fewer iterations differs: exit 1"
 
+# --- compare by step: the same run recorded every 5 and every 10 steps, in every format,
+# compares equal on its common steps; a different run differs. lamp-chain-breaks has a
+# break (step 122) and an impulse (step 120), so events and topology are compared too.
+lamp=$top_srcdir/scenarios/lamp-chain-breaks.json
+catena run "$lamp" -q -o e5 --steps 200 --every 5 --format npy
+catena run "$lamp" -q -o e10 --steps 200 --every 10 --format csv
+catena run "$lamp" -q -o e10j --steps 200 --every 10 --format json
+catena run "$lamp" -q -o it5 --steps 200 --every 10 --set solver.iterations=5
+check "the every-5 NPY run carries its steps" test -f e5/trajectory-frames.npy
+for pair in "e5 e10" "e10 e5" "e5 e10j" "e10j e5" "e10 e10j"; do
+    # shellcheck disable=SC2086 # two words
+    catena compare $pair
+    expect_status 0 "$pair: the same run at other intervals and formats: exit 0"
+done
+catena compare e5 e10
+expect_out "compared: 21 frames (steps 0 to 200, matched by step; 20 of A's at steps B lacks)" \
+    "only the 21 common steps are compared, and the report says how many were left out"
+expect_out "events: 2 events in each, all match (steps up to 0 apart)" "events are compared"
+expect_out "topology: 1 change in each, all match (steps up to 0 apart)" "topology is compared"
+expect_out "status: status and steps_done the same" "the status is compared"
+expect_out "metrics: all 7 final metrics within |A-B| <= 1e-09 + 1e-09*|B|" \
+    "the final metrics are compared"
+catena compare e10j e5 --atol 0 --rtol 0 --metric-atol 0 --metric-rtol 0
+expect_status 0 "bit for bit on the common steps"
+catena compare e5/trajectory.npy e10/trajectory.csv
+expect_status 0 "the bare files: exit 0"
+expect_out "events: not compared (A is a trajectory file, not a run directory)" \
+    "a bare trajectory is compared for its positions only, and the report says so"
+
+catena compare it5 e10
+expect_status 1 "a run with 5 iterations instead of 10: exit 1"
+expect_err "catena: it5/trajectory.csv and e10/trajectory.csv differ: " "stderr says they differ"
+expect_err "; also in events, topology, metrics" "and in which other parts"
+expect_out "events: 1 difference, first: break, link 30, point_a 16, point_b 0: A at step 123, B at step 122" \
+    "the break a step later is named with both steps"
+expect_out "worst point: " "the worst point is summarised"
+catena compare it5 e10 --only events,status --step-tol 1 --metric-rtol 0.05
+expect_status 0 "--only events,status --step-tol 1 --metric-rtol 0.05: exit 0"
+expect_out "positions: not compared (left out)" "--only leaves the positions out"
+catena compare it5 e10 --only events --step-tol 1
+expect_status 1 "matched within --step-tol 1, the break's stretch still differs"
+expect_err "catena: it5 and e10 differ in events: 2 differences, first: stretch of break, link 30, point_a 16, point_b 0 at step 122: A " \
+    "the stretch that differs is named"
+catena compare it5 e10 --json
+expect_status 1 "--json: exit 1"
+check "--json: the events part" json_has "$tmp/out" differ 1
+check "--json: not within tolerance" json_has "$tmp/out" within_tolerance false
+
+catena compare e5 e10 --only positions,stauts
+expect_status 2 "an unknown part: exit 2"
+expect_err "catena: --only: unknown part 'stauts' (valid: positions, events, topology, status, metrics)" \
+    "the unknown part is named"
+catena compare e5 e10 --step-tol -1
+expect_status 2 "a negative --step-tol: exit 2"
+expect_err "catena: --step-tol: expected a whole number of steps >= 0, got '-1'" "the bad --step-tol is named"
+catena compare e5 e10 --metric-rtol nan
+expect_status 2 "a --metric-rtol that is no number: exit 2"
+expect_err "catena: --metric-rtol: expected a finite number >= 0, got 'nan'" "the bad --metric-rtol is named"
+
 finish
