@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/compare_plot.h"
 #include "core/range.h"
+#include "gfx/raster.h"
 #include "io/compare.h"
 #include "io/traj.h"
 #include "solver/state.h"
@@ -99,11 +101,7 @@ static char *full_run(const char *name)
 static int compare(const char *a, const char *b, const struct compare_options *o,
                    struct compare_result *res, struct catena_error *err)
 {
-    struct traj_reader *ra, *rb;
-    int rc = compare_paths(a, b, o, res, &ra, &rb, err);
-    traj_read_close(ra);
-    traj_read_close(rb);
-    return rc;
+    return compare_paths(a, b, o, res, err);
 }
 
 static int compare_default(const char *a, const char *b, struct compare_result *res,
@@ -194,7 +192,7 @@ START_TEST(test_extent)
         const int rc = compare_default(a, b, &res, &err);
         ck_assert_msg(rc == (cases[i].differs ? CATENA_EFAIL : CATENA_OK), "case %zu: %s", i,
                       err.msg);
-        ck_assert_int_eq(res.extent[0] != 0, cases[i].differs);
+        ck_assert_int_eq(res.extent_differs != 0, cases[i].differs);
         ck_assert_uint_eq(res.outside, 0);
         free(a);
         free(b);
@@ -497,9 +495,10 @@ START_TEST(test_series)
         ck_assert_double_eq_tol(s->max, d, 1e-12);
         ck_assert_double_eq_tol(s->rms, d / sqrt(3.0), 1e-12);
     }
-    ck_assert_uint_eq(res.worst_frame, 5); /* the first of the equal maxima, step 50 */
+    ck_assert_uint_eq(res.worst_frame, 10); /* the last of the equal maxima, step 100 */
     ck_assert_double_eq_tol(res.worst_a[1].y - res.worst_b[1].y, 3e-3, 1e-12);
-    ck_assert_double_eq(res.worst_b[2].x, position(50, 2).x);
+    ck_assert_double_eq(res.worst_b[2].x, position(100, 2).x);
+    ck_assert_double_eq(res.worst_a[2].y, position(100, 2).y);
     compare_result_free(&res);
     compare_result_free(&res); /* twice is safe */
     free(f);
@@ -538,6 +537,74 @@ START_TEST(test_json)
 }
 END_TEST
 
+/* Pixels of colour c in rows [y0, y1) of an RGBA image w wide. */
+static long count_color(const unsigned char *px, int w, int y0, int y1, struct raster_color c)
+{
+    long n = 0;
+    for (long i = (long)y0 * w; i < (long)y1 * w; i++)
+        n += px[4 * i] == c.r && px[4 * i + 1] == c.g && px[4 * i + 2] == c.b;
+    return n;
+}
+
+/* compare --plot: |A-B| over time on top (the max in red, the RMS in blue), both shapes
+ * below; a deviation too small to see at the panel's scale gets an inset that magnifies it,
+ * so the red line from B's point to A's is drawn long; A equal to B marks nothing. */
+START_TEST(test_plot)
+{
+    static const struct raster_color red = {214, 39, 40, 255}, blue = {31, 119, 180, 255},
+                                     orange = {255, 127, 14, 255};
+    enum { W = 960, TOP = 80, SHAPES = 440, H = 1040 }; /* the figure's layout */
+    static const struct {
+        double shift; /* m, point 1 from step 45 on */
+        long red_min, red_max;
+    } cases[] = {
+        {1e-7, 120, 100000}, /* sub-pixel: the inset draws it a third of its side long, 77
+                                px at 2 px wide (no more than its anti-aliased ends short of
+                                the full red) */
+        {0, 0, 0},           /* nothing to mark */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char na[32], nb[32];
+        snprintf(na, sizeof na, "plot-a%zu", i);
+        snprintf(nb, sizeof nb, "plot-b%zu", i);
+        char *a = traj_run(na, FORMAT_NPY, 5, 100, cases[i].shift, 45);
+        char *b = traj_run(nb, FORMAT_CSV, 10, 100, 0, 0);
+        struct compare_options o;
+        compare_default_options(&o);
+        o.keep_series = 1;
+        struct compare_result res;
+        struct catena_error err = {0};
+        const int rc = compare(a, b, &o, &res, &err);
+        ck_assert_int_eq(rc, cases[i].shift > 0 ? CATENA_EFAIL : CATENA_OK);
+        char *file = tu_path(dir, "plot.png");
+        ck_assert_msg(compare_plot_write(&res, b, file, &err) == CATENA_OK, "%s", err.msg);
+        int w, h;
+        unsigned char *px = tu_read_png(dir, "plot.png", &w, &h);
+        ck_assert_ptr_nonnull(px);
+        ck_assert_int_eq(w, W);
+        ck_assert_int_eq(h, H);
+        ck_assert_int_gt(count_color(px, w, TOP, SHAPES, blue), 100); /* the RMS line */
+        ck_assert_int_gt(count_color(px, w, SHAPES, H, blue), 20);    /* A's points */
+        ck_assert_int_gt(count_color(px, w, SHAPES, H, orange), 20);  /* B's points */
+        const long r = count_color(px, w, SHAPES + 60, H, red);
+        ck_assert_msg(r >= cases[i].red_min && r <= cases[i].red_max, "case %zu: %ld red", i, r);
+        if (cases[i].shift > 0) /* the max line, drawn over the RMS where they part */
+            ck_assert_int_gt(count_color(px, w, TOP, SHAPES, red), 100);
+        free(px);
+        free(file);
+        compare_result_free(&res);
+        free(a);
+        free(b);
+    }
+    /* nothing compared, or no series kept: refused */
+    struct compare_result none = {0};
+    struct catena_error err = {0};
+    char *file = tu_path(dir, "none.png");
+    ck_assert_int_eq(compare_plot_write(&none, NULL, file, &err), CATENA_EFAIL);
+    free(file);
+}
+END_TEST
+
 static Suite *compare_run_suite(void)
 {
     Suite *s = suite_create("compare_run");
@@ -546,6 +613,7 @@ static Suite *compare_run_suite(void)
     tcase_add_test(steps, test_different_runs);
     tcase_add_test(steps, test_extent);
     tcase_add_test(steps, test_series);
+    tcase_add_test(steps, test_plot);
     TCase *runs = tu_tcase(s, "runs", tu_dir_setup, tu_dir_teardown);
     tcase_add_test(runs, test_runs_equal);
     tcase_add_test(runs, test_event_moved);

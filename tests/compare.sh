@@ -87,7 +87,7 @@ catena compare short.csv small.csv
 expect_status 1 "a trajectory that stops a recording interval early differs: exit 1"
 expect_err "catena: short.csv and small.csv differ: short.csv ends at step 10, small.csv goes on to step 20" \
     "the missing end is named"
-expect_out "extent: short.csv ends at step 10, small.csv goes on to step 20" "the report says so"
+expect_out "extent: A ends at step 10, B goes on to step 20" "the report says so"
 expect_out "compared: 2 frames (steps 0 to 10, matched by step; 1 of B's at steps A lacks)" \
     "the common steps are compared"
 catena compare short.csv small.csv --steps ..10
@@ -220,6 +220,21 @@ catena compare it5 e10 --json
 expect_status 1 "--json: exit 1"
 check "--json: the events part" json_has "$tmp/out" differ 1
 check "--json: not within tolerance" json_has "$tmp/out" within_tolerance false
+
+# --- compare --plot: |A-B| over time and both shapes at the worst frame (the picture itself
+# is checked pixel by pixel in check_compare_run)
+catena compare it5 e10 --plot it5.png
+expect_status 1 "--plot: the exit status is the comparison's"
+check "--plot writes a PNG" sh -c "head -c 8 it5.png | od -An -c | grep -q 'P   N   G'"
+catena compare e5 e10 --plot same.png
+expect_status 0 "--plot of equal runs: exit 0"
+check "--plot of equal runs writes a PNG" test -s same.png
+catena compare e5 e10 --plot nowhere/x.png
+expect_status 1 "--plot into a missing directory: exit 1"
+expect_err "catena: nowhere/x.png: cannot create: No such file or directory" "the plot that failed is named"
+catena compare e5 e10 --plot x.png --only events
+expect_status 2 "--plot without the positions: exit 2"
+expect_err "catena: --plot draws the positions: --only must include them" "--plot needs the positions"
 
 catena compare e5 e10 --only positions,stauts
 expect_status 2 "an unknown part: exit 2"

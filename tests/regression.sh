@@ -116,7 +116,7 @@ run_update
 expect_status 0 "update-golden regenerates"
 expect_out "pendulum: OUTSIDE" "a change beyond the tolerance file is called a change in the physics"
 expect_out "hanging-chain: OUTSIDE" "a run of fewer steps is a change"
-expect_out "trajectory.csv ends at step 360, tests/golden/hanging-chain.csv goes on to step 400" \
+expect_out "extent: A ends at step 360, B goes on to step 400" \
     "where the shorter run stops is named (its last frame: every 40 steps)"
 expect_out "2 unchanged, 2 changed, 0 new" "update-golden counts what changed"
 catena run "$tmp/tree/scenarios/regression/pendulum.json" --format csv -q -o "$tmp/new-pendulum"

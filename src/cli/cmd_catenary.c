@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analysis/report_catenary.h"
+#include "core/path.h"
 #include "core/range.h"
 
 enum {
@@ -78,14 +79,10 @@ static char *catenary_scenario(const char *target, const char *given, int is_dir
 static int catenary_plot(const struct report_catenary *r, const char *file,
                          struct catena_error *err)
 {
-    const char *slash = strrchr(file, '/');
-    if (!slash)
-        return report_catenary_plot(r, ".", file, err);
-    char *dir = strdup(file);
+    char *dir = path_dir(file);
     if (!dir)
         return error_set(err, CATENA_EFAIL, "out of memory");
-    dir[slash - file] = '\0';
-    const int rc = report_catenary_plot(r, slash == file ? "/" : dir, slash + 1, err);
+    const int rc = report_catenary_plot(r, dir, path_base(file), err);
     free(dir);
     return rc;
 }

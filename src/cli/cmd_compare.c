@@ -10,7 +10,9 @@
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
+#include "analysis/compare_plot.h"
 #include "io/compare.h"
 
 enum {
@@ -23,6 +25,7 @@ enum {
     OPT_METRIC_ATOL,
     OPT_METRIC_RTOL,
     OPT_ONLY,
+    OPT_PLOT,
 };
 
 static const struct option compare_longopts[] = {
@@ -35,6 +38,7 @@ static const struct option compare_longopts[] = {
     {"metric-atol", required_argument, NULL, OPT_METRIC_ATOL},
     {"metric-rtol", required_argument, NULL, OPT_METRIC_RTOL},
     {"only", required_argument, NULL, OPT_ONLY},
+    {"plot", required_argument, NULL, OPT_PLOT},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -68,14 +72,30 @@ static int parse_step_tol(const char *text, long *out)
     return 0;
 }
 
-/* Compares A and B and prints the report; exit 0 within tolerance, 1 outside, 2 when they
- * cannot be compared. */
-static int compare_files(const char *a, const char *b, const struct compare_options *opt, int json)
+/* Draws the plot into FILE, with the links of B's run (else A's) when one is a directory;
+ * returns the exit status, status unless the plot fails. */
+static int compare_plot(const struct compare_result *res, const char *a, const char *b,
+                        const char *file, int status)
+{
+    struct catena_error err;
+    struct stat st;
+    const char *run_dir = stat(b, &st) == 0 && S_ISDIR(st.st_mode)   ? b
+                          : stat(a, &st) == 0 && S_ISDIR(st.st_mode) ? a
+                                                                     : NULL;
+    if (compare_plot_write(res, run_dir, file, &err) == CATENA_OK)
+        return status;
+    cmd_report(&err);
+    return status ? status : CATENA_EFAIL;
+}
+
+/* Compares A and B and prints the report (and draws the plot when asked); exit 0 within
+ * tolerance, 1 outside, 2 when they cannot be compared. */
+static int compare_files(const char *a, const char *b, const struct compare_options *opt, int json,
+                         const char *plot)
 {
     struct catena_error err;
     struct compare_result res;
-    struct traj_reader *ra, *rb;
-    int status = compare_paths(a, b, opt, &res, &ra, &rb, &err);
+    int status = compare_paths(a, b, opt, &res, &err);
     if (status == CATENA_EINPUT || (status && !compare_differs(&res))) {
         cmd_report(&err);
     } else {
@@ -93,10 +113,10 @@ static int compare_files(const char *a, const char *b, const struct compare_opti
         }
         if (status == CATENA_EFAIL && err.code == CATENA_EFAIL)
             cmd_report(&err);
+        if (plot)
+            status = compare_plot(&res, a, b, plot, status);
     }
     compare_result_free(&res);
-    traj_read_close(ra);
-    traj_read_close(rb);
     return status;
 }
 
@@ -104,6 +124,7 @@ int cmd_compare(int argc, char **argv)
 {
     struct compare_options opt;
     struct catena_error err;
+    const char *plot = NULL;
     int json = 0, c;
     compare_default_options(&opt);
     optind = 2; /* after "catena compare" */
@@ -143,6 +164,10 @@ int cmd_compare(int argc, char **argv)
             if (parse_tolerance("--metric-rtol", optarg, &opt.metric_rtol))
                 return cmd_usage_error();
             break;
+        case OPT_PLOT:
+            plot = optarg;
+            opt.keep_series = 1;
+            break;
         case OPT_ONLY:
             if (compare_parse_parts("--only", optarg, &opt.parts, &err)) {
                 cmd_report(&err);
@@ -161,5 +186,9 @@ int cmd_compare(int argc, char **argv)
             fprintf(stderr, "catena: compare: unexpected argument '%s'\n", argv[optind + 2]);
         return cmd_usage_error();
     }
-    return compare_files(argv[optind], argv[optind + 1], &opt, json);
+    if (plot && !(opt.parts & 1u << COMPARE_POSITIONS)) {
+        fputs("catena: --plot draws the positions: --only must include them\n", stderr);
+        return cmd_usage_error();
+    }
+    return compare_files(argv[optind], argv[optind + 1], &opt, json, plot);
 }

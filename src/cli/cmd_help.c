@@ -87,6 +87,8 @@ void cmd_usage(FILE *out)
           "                         status, metrics (default all; all but positions\n"
           "                         need two run directories)\n"
           "      --json             print the report as JSON\n"
+          "      --plot=FILE.png    also draw |A-B| over time and both shapes where it\n"
+          "                         peaks\n"
           "\n"
           "Options for sweep:\n"
           "  -o, --output=DIR       the sweep's directory (default sweeps/NAME)\n"

@@ -294,7 +294,8 @@ static int compare_value(struct compare_result *res, const struct traj_frame *fa
     return out;
 }
 
-/* Keeps |A-B| of this frame in the series, and both frames when it is the worst so far. */
+/* Keeps |A-B| of this frame in the series, and both frames when it is the worst so far (the
+ * last of equal maxima: the last frame when A equals B). */
 static int keep_frame(struct compare_result *res, const struct traj_frame *fa,
                       const struct traj_frame *fb, long step, double time, double max, double sumsq)
 {
@@ -303,7 +304,7 @@ static int keep_frame(struct compare_result *res, const struct traj_frame *fa,
         return -1;
     res->series = s;
     s[res->frames] = (struct compare_frame_error){step, time, max, sqrt(sumsq / res->points)};
-    if (res->frames == 0 || max > s[res->worst_frame].max) {
+    if (res->frames == 0 || max >= s[res->worst_frame].max) { /* the last of equal ones */
         res->worst_frame = res->frames;
         memcpy(res->worst_a, fa->x, res->npoints * sizeof *res->worst_a);
         memcpy(res->worst_b, fb->x, res->npoints * sizeof *res->worst_b);
@@ -367,9 +368,9 @@ static void positions_part(struct compare_result *res)
 {
     struct compare_part_result *p = &res->part[COMPARE_POSITIONS];
     *p = (struct compare_part_result){.compared = 1, .na = res->values, .nb = res->values};
-    p->differ = res->outside + (res->extent[0] != 0);
-    if (!res->outside && res->extent[0]) {
-        snprintf(p->first.what, sizeof p->first.what, "%s", res->extent);
+    p->differ = res->outside + (res->extent_differs != 0);
+    if (!res->outside && res->extent_differs) {
+        compare_extent_sentence(p->first.what, sizeof p->first.what, res, "A", "B");
         snprintf(p->first.a, sizeof p->first.a, "steps %ld to %ld", res->extent_a.first,
                  res->extent_a.last);
         snprintf(p->first.b, sizeof p->first.b, "steps %ld to %ld", res->extent_b.first,
@@ -410,17 +411,28 @@ static void check_extent(struct compare_result *res)
 {
     const struct compare_extent *a = &res->extent_a, *b = &res->extent_b;
     const long ga = a->gap > 0 ? a->gap : 1, gb = b->gap > 0 ? b->gap : 1;
-    const char *na = res->a, *nb = res->b;
-    char *m = res->extent;
-    const size_t size = sizeof res->extent;
-    if (b->last >= a->last + ga)
-        snprintf(m, size, "%s ends at step %ld, %s goes on to step %ld", na, a->last, nb, b->last);
-    else if (a->last >= b->last + gb)
-        snprintf(m, size, "%s ends at step %ld, %s goes on to step %ld", nb, b->last, na, a->last);
-    else if (b->first <= a->first - ga)
-        snprintf(m, size, "%s starts at step %ld, %s at step %ld", na, a->first, nb, b->first);
-    else if (a->first <= b->first - gb)
-        snprintf(m, size, "%s starts at step %ld, %s at step %ld", nb, b->first, na, a->first);
+    res->extent_differs = b->last >= a->last + ga     ? 'a'
+                          : a->last >= b->last + gb   ? 'b'
+                          : b->first <= a->first - ga ? 'A'
+                          : a->first <= b->first - gb ? 'B'
+                                                      : 0;
+}
+
+void compare_extent_sentence(char *buf, size_t size, const struct compare_result *res,
+                             const char *na, const char *nb)
+{
+    const struct compare_extent *a = &res->extent_a, *b = &res->extent_b;
+    const int ends = res->extent_differs == 'a' || res->extent_differs == 'b';
+    const int first_is_a = res->extent_differs == 'a' || res->extent_differs == 'A';
+    const struct compare_extent *s = first_is_a ? a : b, *o = first_is_a ? b : a;
+    const char *ns = first_is_a ? na : nb, *no = first_is_a ? nb : na;
+    if (!res->extent_differs)
+        snprintf(buf, size, "%s", "");
+    else if (ends)
+        snprintf(buf, size, "%s ends at step %ld, %s goes on to step %ld", ns, s->last, no,
+                 o->last);
+    else
+        snprintf(buf, size, "%s starts at step %ld, %s at step %ld", ns, s->first, no, o->first);
 }
 
 /* Nothing in common: which steps each file has in the range. */
@@ -444,7 +456,9 @@ int compare_traj(struct traj_reader *a, struct traj_reader *b, const struct comp
                  struct compare_result *res, struct catena_error *err)
 {
     struct side sa = {a, traj_read_info(a), NULL, NULL}, sb = {b, traj_read_info(b), NULL, NULL};
-    *res = (struct compare_result){.a = sa.info->path, .b = sb.info->path, .opt = *opt};
+    *res = (struct compare_result){.opt = *opt};
+    snprintf(res->a, sizeof res->a, "%s", sa.info->path);
+    snprintf(res->b, sizeof res->b, "%s", sb.info->path);
     sa.ext = &res->extent_a;
     sb.ext = &res->extent_b;
     for (int k = COMPARE_EVENTS; k < COMPARE_NPARTS; k++)
@@ -473,15 +487,16 @@ int compare_traj(struct traj_reader *a, struct traj_reader *b, const struct comp
     if (res->by_step)
         check_extent(res);
     positions_part(res);
-    if (res->outside == 0 && !res->extent[0])
+    if (res->outside == 0 && !res->extent_differs)
         return CATENA_OK;
+    char extent[2 * COMPARE_NAME_SIZE + 64], where[256];
+    compare_extent_sentence(extent, sizeof extent, res, res->a, res->b);
     if (res->outside == 0)
-        return error_set(err, CATENA_EFAIL, "%s and %s differ: %s", res->a, res->b, res->extent);
-    char where[256];
+        return error_set(err, CATENA_EFAIL, "%s and %s differ: %s", res->a, res->b, extent);
     compare_describe_at(where, sizeof where, res, &res->first_outside);
     return error_set(
         err, CATENA_EFAIL, "%s and %s differ: %zu of %zu values outside tolerance, first at %s%s%s",
-        res->a, res->b, res->outside, res->values, where, res->extent[0] ? "; " : "", res->extent);
+        res->a, res->b, res->outside, res->values, where, res->extent_differs ? "; " : "", extent);
 }
 
 int compare_differs(const struct compare_result *res)

@@ -50,6 +50,9 @@ struct compare_options {
 
 #define COMPARE_ALL ((1u << COMPARE_NPARTS) - 1)
 
+/* Room for a file name in the result (longer ones are cut). */
+#define COMPARE_NAME_SIZE 4096
+
 /* Where a value was found: one component of one point of one frame. */
 struct compare_at {
     long frame;    /* frame index in A */
@@ -106,8 +109,8 @@ struct compare_part_result {
 };
 
 struct compare_result {
-    const char *a, *b; /* the trajectories compared: owned by the readers, so report before
-                          closing them */
+    char a[COMPARE_NAME_SIZE], b[COMPARE_NAME_SIZE]; /* the trajectories (or, when the
+                          positions are left out, the runs) compared */
     struct compare_options opt;
     int dims;              /* components per point */
     int by_step;           /* 1: frames matched by step; 0: by index (a file without steps) */
@@ -115,9 +118,10 @@ struct compare_result {
     size_t frames;         /* frame pairs compared: the common steps */
     size_t only_a, only_b; /* frames in the step range at steps the other does not record */
     struct compare_extent extent_a, extent_b; /* by step only */
-    char extent[400];        /* when one stops (or starts) a whole recording interval before the
-                                other, which counts as a difference of positions: the sentence that
-                                says so; "" otherwise */
+    int extent_differs;      /* when one stops (or starts) a whole recording interval before the
+                                other, which counts as a difference of positions: 'a' or 'b' for
+                                the one that ends first, 'A' or 'B' for the one that starts last;
+                                0 otherwise (compare_extent_sentence says it in words) */
     long step_min, step_max; /* steps of the first and last pair compared */
     size_t points;           /* points compared per frame */
     size_t values;           /* numbers compared: frames * points * dims */
@@ -130,7 +134,8 @@ struct compare_result {
     struct compare_worst_point worst; /* valid when worst.max > 0 */
     /* keep_series only (else NULL): */
     struct compare_frame_error *series; /* [frames] */
-    size_t worst_frame;                 /* the pair with the largest max (0 when none) */
+    size_t worst_frame;                 /* the pair with the largest max (the last of equal
+                                           ones, so the last pair when A equals B) */
     vec3 *worst_a, *worst_b;            /* [npoints] both frames' positions there */
     size_t npoints;                     /* points per frame in the files */
     /* the other parts (io/compare_run.c); positions' entry holds its verdict in words */
@@ -171,12 +176,10 @@ int compare_traj(struct traj_reader *a, struct traj_reader *b, const struct comp
 
 /* Compares A and B, each a trajectory file or a run directory: positions, and when both are
  * run directories the other parts from their files (io/compare_run.c). Statuses as
- * compare_traj's; with CATENA_EFAIL, err names the first part that differs. The readers
- * stay open in *ra and *rb (res->a and res->b point into them) until the caller closes
- * them with traj_read_close, after reporting. */
+ * compare_traj's; with CATENA_EFAIL, err names the first part that differs. The caller
+ * frees res with compare_result_free whatever the status. */
 int compare_paths(const char *a, const char *b, const struct compare_options *opt,
-                  struct compare_result *res, struct traj_reader **ra, struct traj_reader **rb,
-                  struct catena_error *err);
+                  struct compare_result *res, struct catena_error *err);
 
 /* 1 when some part differs. */
 int compare_differs(const struct compare_result *res);
@@ -187,6 +190,11 @@ void compare_result_free(struct compare_result *res);
 /* "step 40 (t = 0.4 s), point 12, y" ("frame 4, ..." when the files store no steps). */
 void compare_describe_at(char *buf, size_t size, const struct compare_result *res,
                          const struct compare_at *at);
+
+/* "NA ends at step 80, NB goes on to step 100" (or "... starts at step S, ... at step T"),
+ * naming A and B as given; "" when the extents agree. */
+void compare_extent_sentence(char *buf, size_t size, const struct compare_result *res,
+                             const char *na, const char *nb);
 
 /* The verdict on one part in a line, without the part's name: "all 1344 values within
  * tolerance", "1 of 2 differ, first: break, link 30, point_a 16, point_b 0: A at step 123,

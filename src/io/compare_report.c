@@ -34,16 +34,17 @@ void compare_describe_part(const struct compare_result *res, enum compare_part p
         return;
     }
     if (part == COMPARE_POSITIONS) {
-        const char *sep = res->extent[0] ? "; " : "";
+        char extent[96];
+        compare_extent_sentence(extent, sizeof extent, res, "A", "B");
+        const char *sep = res->extent_differs ? "; " : "";
         if (res->outside == 0) {
-            snprintf(buf, size, "all %zu values within tolerance%s%s", res->values, sep,
-                     res->extent);
+            snprintf(buf, size, "all %zu values within tolerance%s%s", res->values, sep, extent);
             return;
         }
         char where[256];
         compare_describe_at(where, sizeof where, res, &res->first_outside);
         snprintf(buf, size, "%zu of %zu values outside tolerance, first at %s: A %s, B %s%s%s",
-                 res->outside, res->values, where, p->first.a, p->first.b, sep, res->extent);
+                 res->outside, res->values, where, p->first.a, p->first.b, sep, extent);
         return;
     }
     if (p->differ) {
@@ -112,8 +113,11 @@ static void print_positions(FILE *out, const struct compare_result *res)
                 w->point, w->max, res->steps_known ? "step" : "frame", w->step, w->rms,
                 w->frames_outside, res->frames);
     fprintf(out, "tolerance: |A-B| <= %g + %g*|B| (numpy.isclose)\n", o->atol, o->rtol);
-    if (res->extent[0])
-        fprintf(out, "extent: %s\n", res->extent);
+    if (res->extent_differs) {
+        char extent[96];
+        compare_extent_sentence(extent, sizeof extent, res, "A", "B");
+        fprintf(out, "extent: %s\n", extent);
+    }
     if (res->outside == 0) {
         fprintf(out, "within tolerance: all %zu values\n", res->values);
         return;
@@ -253,7 +257,9 @@ static void positions_json(cJSON *j, const struct compare_result *res, int *ok)
     add(j, "max_rel", max_json(res, res->max_rel, &res->max_rel_at, ok), ok);
     add(j, "first_outside", at_json(res, &res->first_outside, res->outside > 0, ok), ok);
     add(j, "worst_point", worst_json(res, ok), ok);
-    add(j, "extent", res->extent[0] ? cJSON_CreateString(res->extent) : cJSON_CreateNull(), ok);
+    char extent[96];
+    compare_extent_sentence(extent, sizeof extent, res, "A", "B");
+    add(j, "extent", res->extent_differs ? cJSON_CreateString(extent) : cJSON_CreateNull(), ok);
 }
 
 cJSON *compare_to_json(const struct compare_result *res)

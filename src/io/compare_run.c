@@ -472,19 +472,28 @@ static int differ_error(const char *a, const char *b, const struct compare_resul
     return error_set(err, CATENA_EFAIL, "%s", msg);
 }
 
-int compare_paths(const char *a, const char *b, const struct compare_options *opt,
-                  struct compare_result *res, struct traj_reader **ra, struct traj_reader **rb,
-                  struct catena_error *err)
+/* The positions, from both trajectories (read through a run directory's when given one). */
+static int compare_positions(const char *a, const char *b, const struct compare_options *opt,
+                             struct compare_result *res, struct catena_error *err)
 {
-    *ra = *rb = NULL;
-    *res = (struct compare_result){.a = a, .b = b, .opt = *opt};
+    struct traj_reader *ra = traj_read_open(a, err), *rb = ra ? traj_read_open(b, err) : NULL;
+    int rc = rb ? compare_traj(ra, rb, opt, res, err) : CATENA_EINPUT;
+    traj_read_close(ra);
+    traj_read_close(rb);
+    return rc;
+}
+
+int compare_paths(const char *a, const char *b, const struct compare_options *opt,
+                  struct compare_result *res, struct catena_error *err)
+{
+    *res = (struct compare_result){.opt = *opt};
+    snprintf(res->a, sizeof res->a, "%s", a);
+    snprintf(res->b, sizeof res->b, "%s", b);
     int rc = compare_check_options(opt, err);
     if (rc)
         return rc;
     if (opt->parts & 1u << COMPARE_POSITIONS) {
-        if (!(*ra = traj_read_open(a, err)) || !(*rb = traj_read_open(b, err)))
-            return CATENA_EINPUT;
-        rc = compare_traj(*ra, *rb, opt, res, err);
+        rc = compare_positions(a, b, opt, res, err);
         if (rc == CATENA_EINPUT || (rc && !compare_differs(res)))
             return rc;
     } else {
