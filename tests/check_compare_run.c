@@ -605,6 +605,63 @@ START_TEST(test_plot)
 }
 END_TEST
 
+/* A 3D run NAME of 12 points along x, hanging in z (y = 0 throughout), recorded at steps 0 and
+ * 10; point 5 moved by dz in z at step 10. */
+static char *run_3d(const char *name, double dz)
+{
+    char *d = tu_path(dir, name);
+    ck_assert_int_eq(mkdir(d, 0777), 0);
+    struct model *m = tu_chain(12, v3(0, 0, 0), v3(2, 0, 0), 1.0, 1, 0, 0.01, 1);
+    ck_assert_ptr_nonnull(m);
+    m->dims = 3;
+    struct catena_error err = {0};
+    struct traj_writer *w = traj_open(FORMAT_CSV, d, m, name, 10, &err);
+    ck_assert_msg(w != NULL, "%s", err.msg);
+    for (long s = 0; s <= 10; s += 10) {
+        vec3 x[12];
+        for (size_t p = 0; p < 12; p++)
+            x[p] = v3(0.2 * (double)p, 0, -0.3 * sin(3.14159 * (double)p / 11) * (double)(s + 1));
+        if (s == 10)
+            x[5].z += dz;
+        ck_assert_int_eq(traj_append(w, s, (double)s * 0.01, x, &err), CATENA_OK);
+    }
+    ck_assert_msg(traj_close(w, &err) == CATENA_OK, "%s", err.msg);
+    model_destroy(m);
+    return d;
+}
+
+/* In 3D the plot draws the two coordinates that spread the most: here x and z, so A's
+ * points spread over hundreds of rows of the panel (drawn in x and y they would share one). */
+START_TEST(test_plot_3d)
+{
+    static const struct raster_color blue = {31, 119, 180, 255};
+    char *a = run_3d("a", 0.05), *b = run_3d("b", 0);
+    struct compare_options o;
+    compare_default_options(&o);
+    o.keep_series = 1;
+    struct compare_result res;
+    struct catena_error err = {0};
+    ck_assert_int_eq(compare(a, b, &o, &res, &err), CATENA_EFAIL);
+    char *file = tu_path(dir, "plot3d.png");
+    ck_assert_msg(compare_plot_write(&res, NULL, file, &err) == CATENA_OK, "%s", err.msg);
+    int w, h;
+    unsigned char *px = tu_read_png(dir, "plot3d.png", &w, &h);
+    ck_assert_ptr_nonnull(px);
+    int top = -1, bottom = -1;
+    for (int y = 440 + 84; y < h; y++) /* below the panel's key */
+        if (count_color(px, w, y, y + 1, blue) > 0) {
+            top = top < 0 ? y : top;
+            bottom = y;
+        }
+    ck_assert_int_gt(bottom - top, 300); /* the sag, 3.3 m, drawn about 130 px/m */
+    free(px);
+    free(file);
+    compare_result_free(&res);
+    free(a);
+    free(b);
+}
+END_TEST
+
 static Suite *compare_run_suite(void)
 {
     Suite *s = suite_create("compare_run");
@@ -614,6 +671,7 @@ static Suite *compare_run_suite(void)
     tcase_add_test(steps, test_extent);
     tcase_add_test(steps, test_series);
     tcase_add_test(steps, test_plot);
+    tcase_add_test(steps, test_plot_3d);
     TCase *runs = tu_tcase(s, "runs", tu_dir_setup, tu_dir_teardown);
     tcase_add_test(runs, test_runs_equal);
     tcase_add_test(runs, test_event_moved);
