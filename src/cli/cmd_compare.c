@@ -111,7 +111,7 @@ static int compare_files(const char *a, const char *b, const struct compare_opti
         } else {
             compare_print(stdout, &res);
         }
-        if (status == CATENA_EFAIL && err.code == CATENA_EFAIL)
+        if (compare_differs(&res))
             cmd_report(&err);
         if (plot)
             status = compare_plot(&res, a, b, plot, status);

@@ -6,6 +6,7 @@
 #include "io/compare.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,6 @@
 /* A table of things that happen at a step: which columns say what happened (matched
  * exactly) and which hold numbers (matched within a tolerance). */
 struct table_spec {
-    enum compare_part part;
     const char *file, *header;
     int absent_is_empty; /* topology.csv is written only when something can change */
     int id[4], nid;      /* columns that name what happened; id[0] is its kind */
@@ -31,14 +31,13 @@ struct table_spec {
 };
 
 static const struct table_spec events_spec = {
-    COMPARE_EVENTS, "events.csv", EVENT_LOG_HEADER, 0, {2, 3, 4, 5}, 4, {6, 7}, 2, 0};
+    "events.csv", EVENT_LOG_HEADER, 0, {2, 3, 4, 5}, 4, {6, 7}, 2, 0};
 /* rest lengths and radii in metres; inverse masses are copied from the scenario exactly */
 static const struct table_spec topology_spec = {
-    COMPARE_TOPOLOGY, "topology.csv", TOPOLOGY_HEADER, 1, {1, 2, 3, 4}, 4, {5}, 1, 1};
+    "topology.csv", TOPOLOGY_HEADER, 1, {1, 2, 3, 4}, 4, {5}, 1, 1};
 
 /* One side's table: the rows whose step is in the range, in file order. */
 struct table {
-    const char *dir;
     int present;
     struct csv_rows rows;
     size_t n;    /* rows in range */
@@ -69,7 +68,7 @@ static int table_load(struct table *t, const struct table_spec *sp, const char *
                       const struct compare_options *o, struct catena_error *err)
 {
     char *path;
-    *t = (struct table){.dir = dir};
+    *t = (struct table){0};
     if (run_file_find(dir, sp->file, &path, err))
         return err->code;
     if (!path)
@@ -111,6 +110,16 @@ static int same_id(const struct table_spec *sp, const struct table *a, size_t i,
     return 1;
 }
 
+/* Column col's name in the header, and its length in *len. */
+static const char *column_name(const struct table_spec *sp, int col, int *len)
+{
+    const char *name = sp->header;
+    for (int c = 0; c < col; c++)
+        name = strchr(name, ',') + 1;
+    *len = (int)strcspn(name, ",");
+    return name;
+}
+
 /* "break, link 30, point_a 16, point_b 0": the kind, then the other naming fields given. */
 static void describe_row(char *buf, size_t size, const struct table_spec *sp, const struct table *t,
                          size_t i)
@@ -118,12 +127,10 @@ static void describe_row(char *buf, size_t size, const struct table_spec *sp, co
     size_t n = (size_t)snprintf(buf, size, "%s", field(t, i, sp->id[0]));
     for (int k = 1; k < sp->nid && n < size; k++) {
         const char *v = field(t, i, sp->id[k]);
-        if (!*v)
-            continue;
-        const char *name = sp->header;
-        for (int c = 0; c < sp->id[k]; c++)
-            name = strchr(name, ',') + 1;
-        n += (size_t)snprintf(buf + n, size - n, ", %.*s %s", (int)strcspn(name, ","), name, v);
+        int len;
+        const char *name = column_name(sp, sp->id[k], &len);
+        if (*v)
+            n += (size_t)snprintf(buf + n, size - n, ", %.*s %s", len, name, v);
     }
 }
 
@@ -166,12 +173,10 @@ static void compare_values(const struct table_spec *sp, const struct table *a, s
         if (!d)
             continue;
         char what[160];
-        const char *name = sp->header;
-        for (int c = 0; c < sp->val[k]; c++)
-            name = strchr(name, ',') + 1;
+        int len;
+        const char *name = column_name(sp, sp->val[k], &len);
         describe_row(what, sizeof what, sp, b, j);
-        snprintf(d->what, sizeof d->what, "%.*s of %s at step %ld", (int)strcspn(name, ","), name,
-                 what, b->step[j]);
+        snprintf(d->what, sizeof d->what, "%.*s of %s at step %ld", len, name, what, b->step[j]);
         snprintf(d->a, sizeof d->a, "%s", *va ? va : "(empty)");
         snprintf(d->b, sizeof d->b, "%s", *vb ? vb : "(empty)");
     }
@@ -231,9 +236,11 @@ static void match_tables(const struct table_spec *sp, struct table *a, struct ta
 {
     size_t lo = 0;
     for (size_t j = 0; j < b->n; j++) {
-        while (lo < a->n && a->step[lo] < b->step[j] - o->step_tol)
+        const long s = b->step[j], tol = o->step_tol; /* steps are >= 0: s - tol cannot wrap */
+        const long hi = tol > LONG_MAX - s ? LONG_MAX : s + tol;
+        while (lo < a->n && a->step[lo] < s - tol)
             lo++;
-        for (size_t i = lo; i < a->n && a->step[i] <= b->step[j] + o->step_tol; i++) {
+        for (size_t i = lo; i < a->n && a->step[i] <= hi; i++) {
             if (a->match[i] || !same_id(sp, a, i, b, j))
                 continue;
             a->match[i] = b->match[j] = 1;
