@@ -6,7 +6,7 @@
 #include "cli/cmd.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h> /* optind, optarg */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -28,19 +28,63 @@ enum {
     OPT_PLOT,
 };
 
-static const struct option compare_longopts[] = {
-    {"atol", required_argument, NULL, OPT_ATOL},
-    {"rtol", required_argument, NULL, OPT_RTOL},
-    {"steps", required_argument, NULL, OPT_STEPS},
-    {"points", required_argument, NULL, OPT_POINTS},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"step-tol", required_argument, NULL, OPT_STEP_TOL},
-    {"metric-atol", required_argument, NULL, OPT_METRIC_ATOL},
-    {"metric-rtol", required_argument, NULL, OPT_METRIC_RTOL},
-    {"only", required_argument, NULL, OPT_ONLY},
-    {"plot", required_argument, NULL, OPT_PLOT},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static int cmd_compare(int argc, char **argv);
+
+static const struct cmd_option compare_options[] = {
+    {.name = "atol",
+     .key = OPT_ATOL,
+     .arg = "X",
+     .help = "absolute tolerance in metres (default 1e-9)"},
+    {.name = "rtol", .key = OPT_RTOL, .arg = "Y", .help = "relative tolerance (default 1e-9)"},
+    {.name = "steps",
+     .key = OPT_STEPS,
+     .arg = "RANGE",
+     .help = "only steps N, FIRST..LAST, FIRST.. or ..LAST"},
+    {.name = "points", .key = OPT_POINTS, .arg = "RANGE", .help = "only points in RANGE"},
+    {.name = "step-tol",
+     .key = OPT_STEP_TOL,
+     .arg = "N",
+     .help = "two runs' events and topology changes match up to N\nsteps apart (default 0)"},
+    {.name = "metric-atol",
+     .key = OPT_METRIC_ATOL,
+     .arg = "X",
+     .help = "final metrics, events' stretch and force: absolute"},
+    {.name = "metric-rtol",
+     .key = OPT_METRIC_RTOL,
+     .arg = "Y",
+     .help = "and relative tolerance (default 1e-9 each)"},
+    {.name = "only",
+     .key = OPT_ONLY,
+     .arg = "LIST",
+     .help = "only these parts: positions, events, topology,\nstatus, metrics (default all; all "
+             "but positions\nneed two run directories)",
+     .complete = "positions events topology status metrics"},
+    {.name = "json", .key = OPT_JSON, .help = "print the report as JSON"},
+    {.name = "plot",
+     .key = OPT_PLOT,
+     .arg = "FILE.png",
+     .help = "also draw |A-B| over time and both shapes where it\npeaks",
+     .complete = CMD_FILES},
+    {.name = "quiet",
+     .key = 'q',
+     .help = "no report on standard output (a difference is\nstill one line on standard error)"},
+    {NULL},
+};
+
+const struct cmd_spec cmd_compare_spec = {
+    .name = "compare",
+    .run = cmd_compare,
+    .operands = "A B",
+    .summary = "compare two runs or trajectories (files or run dirs)",
+    .about = "Compare A with the reference B (trajectory files or run directories) point by\n"
+             "point on the steps both record: |A-B| <= atol + rtol*|B| passes. Two run\n"
+             "directories are also compared for their events, topology changes, status\n"
+             "and final metrics. Exit 0 within tolerance, 1 outside, 2 when they cannot be\n"
+             "compared.",
+    .options = compare_options,
+    .example = "catena compare runs/chain tests/golden/hanging-chain.csv --atol 1e-12\n"
+               "catena compare runs/new runs/ref --step-tol 1 --plot diff.png",
+    .operand_complete = CMD_FILES,
 };
 
 /* A tolerance for --atol or --rtol: a finite number >= 0, the whole argument. */
@@ -91,7 +135,7 @@ static int compare_plot(const struct compare_result *res, const char *a, const c
 /* Compares A and B and prints the report (and draws the plot when asked); exit 0 within
  * tolerance, 1 outside, 2 when they cannot be compared. */
 static int compare_files(const char *a, const char *b, const struct compare_options *opt, int json,
-                         const char *plot)
+                         int quiet, const char *plot)
 {
     struct catena_error err;
     struct compare_result res;
@@ -99,7 +143,9 @@ static int compare_files(const char *a, const char *b, const struct compare_opti
     if (status == CATENA_EINPUT || (status && !compare_differs(&res))) {
         cmd_report(&err);
     } else {
-        if (json) {
+        if (quiet) {
+            /* no report: the exit status and the line on stderr say it */
+        } else if (json) {
             cJSON *j = compare_to_json(&res);
             char *text = j ? cJSON_Print(j) : NULL;
             if (text)
@@ -120,18 +166,16 @@ static int compare_files(const char *a, const char *b, const struct compare_opti
     return status;
 }
 
-int cmd_compare(int argc, char **argv)
+static int cmd_compare(int argc, char **argv)
 {
     struct compare_options opt;
     struct catena_error err;
     const char *plot = NULL;
-    int json = 0, c;
+    int json = 0, quiet = 0, c;
     compare_default_options(&opt);
-    optind = 2; /* after "catena compare" */
-    while ((c = getopt_long(argc, argv, "h", compare_longopts, NULL)) != -1) {
+    while ((c = cmd_getopt(&cmd_compare_spec, argc, argv)) != -1) {
         switch (c) {
-        case 'h':
-            cmd_usage(stdout);
+        case CMD_OPT_HELP:
             return EXIT_SUCCESS;
         case OPT_ATOL:
             if (parse_tolerance("--atol", optarg, &opt.atol))
@@ -174,8 +218,11 @@ int cmd_compare(int argc, char **argv)
                 return cmd_usage_error();
             }
             break;
-        default:
-            return cmd_usage_error();
+        case 'q':
+            quiet = 1;
+            break;
+        default: /* CMD_OPT_BAD: reported */
+            return EXIT_USAGE;
         }
     }
     if (argc - optind != 2) {
@@ -190,5 +237,5 @@ int cmd_compare(int argc, char **argv)
         fputs("catena: --plot draws the positions: --only must include them\n", stderr);
         return cmd_usage_error();
     }
-    return compare_files(argv[optind], argv[optind + 1], &opt, json, plot);
+    return compare_files(argv[optind], argv[optind + 1], &opt, json, quiet, plot);
 }
