@@ -2,12 +2,15 @@
 #define _XOPEN_SOURCE 700
 #include "testutil.h"
 
+#include <cjson/cJSON.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/sha256_hex.h"
@@ -217,5 +220,48 @@ void tu_write_manifest(const char *dir, const char *status, const char *const *n
     fputs("]}\n", fp);
     if (fclose(fp) != 0)
         abort();
+    free(path);
+}
+
+void tu_bless_run(const char *dir)
+{
+    char *path = tu_path(dir, "summary.json"), *text = tu_read_file(path, NULL);
+    cJSON *root = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    if (!root) {
+        free(path);
+        return;
+    }
+    cJSON_DeleteItemFromObject(root, "run_id");
+    cJSON_DeleteItemFromObject(root, "files");
+    cJSON_AddStringToObject(root, "run_id", "0123456789abcdef0123456789abcdef");
+    cJSON *files = cJSON_AddArrayToObject(root, "files");
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char *file = tu_path(dir, e->d_name), hex[SHA256_HEX_SIZE];
+        struct stat st;
+        unsigned long long size = 0;
+        if (e->d_name[0] != '.' && strcmp(e->d_name, "summary.json") != 0 &&
+            lstat(file, &st) == 0 && S_ISREG(st.st_mode)) {
+            const int fd = open(file, O_RDONLY);
+            if (fd < 0 || sha256_hex_fd(fd, 0, &size, hex) != 0)
+                abort();
+            close(fd);
+            cJSON *f = cJSON_CreateObject();
+            cJSON_AddStringToObject(f, "name", e->d_name);
+            cJSON_AddNumberToObject(f, "size", (double)size);
+            cJSON_AddStringToObject(f, "sha256", hex);
+            cJSON_AddItemToArray(files, f);
+        }
+        free(file);
+    }
+    if (d)
+        closedir(d);
+    char *out = cJSON_Print(root);
+    FILE *fp = fopen(path, "w");
+    if (!out || !fp || fputs(out, fp) < 0 || fclose(fp) != 0)
+        abort();
+    free(out);
+    cJSON_Delete(root);
     free(path);
 }

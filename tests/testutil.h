@@ -44,6 +44,12 @@ char *tu_path(const char *dir, const char *name);
  * had written them. */
 void tu_write_manifest(const char *dir, const char *status, const char *const *names, size_t n);
 
+/* Rewrites the manifest of the run directory dir as if its run had written every regular file
+ * now in it (not hidden, not in a sub-folder, summary.json aside): summary.json keeps its
+ * other members and gets "run_id" and "files". Nothing is done when dir has no summary.json:
+ * for tests that write run directories by hand. */
+void tu_bless_run(const char *dir);
+
 /* The RGBA pixels of DIR/NAME through libpng's simplified reader, its size in *w and *h;
  * NULL if it cannot be read. The caller frees the pixels. */
 unsigned char *tu_read_png(const char *dir, const char *name, int *w, int *h);
