@@ -320,4 +320,16 @@ check "SIGTERM in sweep collect: no sweep.csv" test ! -e sw/sweep.csv
 expect_eq "$(temporaries sw)" 0 "SIGTERM in sweep collect: no temporary file"
 rm huge.npy $run3/metrics.csv
 
+# a symlink planted at a run's log: the sweep does not write through it
+mkdir -p sw2/runs/iterations=2
+ln -s "$tmp/victim" sw2/runs/iterations=2/catena.log
+cat >sw2.json <<'JSON'
+{ "base": "small.json", "vary": { "solver.iterations": [2] } }
+JSON
+catena sweep sw2.json -o sw2
+expect_status 1 "a sweep whose run log is a planted symlink: exit 1"
+expect_err "sw2/runs/iterations=2/catena.log: cannot open: Too many levels of symbolic links" \
+    "the sweep says why the run could not start"
+expect_eq "$(cat victim)" precious "the file the log's symlink points to is untouched"
+
 finish

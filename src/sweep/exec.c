@@ -111,14 +111,19 @@ char *sweep_find_program(const char *argv0)
     return NULL;
 }
 
-/* The last non-empty line of a run's log, without catena's "catena: " prefix. */
+/* The largest log read for its last line: a run's log holds its messages, a few lines. */
+#define RUN_LOG_MAX (16u << 20)
+
+/* The last non-empty line of a run's log, without catena's "catena: " prefix; nothing from a
+ * log that is not a regular file (a symlink, a FIFO). */
+
 static void last_log_line(const char *run_dir, char *out, size_t size)
 {
     char *path = path_join(run_dir, RUN_LOG), *text = NULL;
     size_t len = 0;
     int e;
     out[0] = '\0';
-    if (path && (text = readfile(path, &len, &e))) {
+    if (path && (text = readfile_regular(path, RUN_LOG_MAX, &len, &e))) {
         while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
             text[--len] = '\0';
         char *line = strrchr(text, '\n');
@@ -159,9 +164,14 @@ static int start(const struct sweep_plan *p, const struct sweep_exec_options *o,
         goto done;
     }
     if (c->pid == 0) {
-        int out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        /* never through a symlink planted in a shared directory */
+        int out = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK, 0666);
         int in = open("/dev/null", O_RDONLY);
-        if (out < 0 || in < 0 || dup2(in, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 ||
+        if (out < 0) {
+            dprintf(STDERR_FILENO, "catena: %s: cannot open: %s\n", log, strerror(errno));
+            _exit(127);
+        }
+        if (in < 0 || dup2(in, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 ||
             dup2(out, STDERR_FILENO) < 0)
             _exit(127);
         sigprocmask(SIG_SETMASK, mask, NULL);
