@@ -21,6 +21,9 @@
 
 #define EXIT_USAGE CATENA_EINPUT
 
+/* How messages name standard input, read for the operand "-". */
+#define CMD_STDIN "<stdin>"
+
 /* argv[0] as the program was started, before main renames it for getopt's messages: sweeps
  * run this same program. */
 extern const char *cmd_invoked_as;
@@ -103,6 +106,12 @@ int cmd_report(const struct catena_error *err);
 
 /* Prints "catena: out of memory"; returns CATENA_EFAIL. */
 int cmd_no_memory(void);
+
+/* Loads the scenario file path under the options, or for "-" the scenario on standard input
+ * (messages then say "<stdin>"; without "name" it is named "stdin"); a terminal on standard
+ * input is refused rather than waited on. NULL with err set on failure. */
+struct scenario *cmd_load_scenario(const char *path, const struct scenario_options *so,
+                                   struct catena_error *err);
 
 /* Checks that exactly one operand, WHAT, follows the options of command CMD; says what is
  * wrong and returns -1 otherwise. */

@@ -73,6 +73,8 @@ static int read_name(struct loader *ld)
         if (!dir_name_ok(name))
             return sjson_error(&ld->cx, "name", "\"%s\" cannot be used as a directory name (%s)",
                                sjson_show(shown, name), DIR_NAME_RULE);
+    } else if (ld->default_name) {
+        name = ld->default_name;
     } else {
         const char *base = strrchr(ld->cx.label, '/');
         base = base ? base + 1 : ld->cx.label;
@@ -281,7 +283,9 @@ struct scenario *scenario_parse(const char *label, const char *text, size_t len,
 struct scenario *scenario_parse_opts(const char *label, const char *text, size_t len,
                                      const struct scenario_options *o, struct catena_error *err)
 {
-    struct loader ld = {.cx = {.label = label, .err = err}, .max_points = o->max_points};
+    struct loader ld = {.cx = {.label = label, .err = err},
+                        .max_points = o->max_points,
+                        .default_name = o->default_name};
     struct sjson_origin *origins = NULL;
     cJSON *root = NULL;
     error_clear(err);

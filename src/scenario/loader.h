@@ -43,7 +43,8 @@ struct loader {
     struct body_plan *plans;    /* [bodies] checked before any is built (scenario/bodies.c) */
     struct pin_origin *origins; /* [m->npins] */
     size_t origin_cap;
-    long long max_points; /* loader_check_size refuses more */
+    long long max_points;     /* loader_check_size refuses more */
+    const char *default_name; /* scenario_options.default_name */
 };
 
 /* ---- helpers (scenario/loader.c) ---- */
