@@ -9,8 +9,8 @@ small_rope "$tmp/small.json" small 20 '"trajectory": ["csv"]'
 
 # The commands, as `catena --help` lists them: "run", ..., "sweep collect", ...
 "$CATENA" --help >"$tmp/global"
-sed -n '/^Commands:$/,/^$/p' "$tmp/global" | sed -n 's/^  \([a-z][a-z]*\( [a-z][a-z]*\)\{0,1\}\).*/\1/p' |
-    sed 's/ [A-Z].*//' >"$tmp/commands"
+sed -n '/^Commands:$/,/^$/p' "$tmp/global" |
+    awk '/^  [a-z]+ [a-z]+( |$)/ { print $1 " " $2; next } /^  [a-z]/ { print $1 }' >"$tmp/commands"
 check "catena --help lists the commands" grep -qx 'sweep collect' "$tmp/commands"
 check "catena --help lists run" grep -qx run "$tmp/commands"
 check "catena --help is short (one line per command, no options)" test "$(lines "$tmp/global")" -lt 40

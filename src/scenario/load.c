@@ -22,7 +22,7 @@
  * beside its reader): one key a line, so that features add keys without touching their
  * neighbours. */
 // clang-format off
-static const struct sjson_key top_keys[] = {
+const struct sjson_key scenario_top_keys[] = {
     {"catena", 1},
     {"name", 0},
     {"dimensions", 0},
@@ -125,7 +125,7 @@ static int read_dimensions(struct loader *ld)
 
 static int check_top(struct loader *ld)
 {
-    return sjson_check_object(&ld->cx, ld->root, "", top_keys);
+    return sjson_check_object(&ld->cx, ld->root, "", scenario_top_keys);
 }
 
 static int check_has_points(struct loader *ld)
