@@ -35,7 +35,7 @@ while read -r command; do
     # Every long option in the help is in the manual, in the section of the command's options.
     awk -v title=".SS Options of $command" '$0 == title { on = 1; next }
         /^\.S[SH] / { on = 0 } on' "$top_srcdir/man/catena.1" >"$tmp/section"
-    for opt in $(sed -n 's/^  \(-[a-zA-Z], \)\{0,1\}--\([a-z-]*\).*/\2/p' "$tmp/own"); do
+    for opt in $(sed -n 's/^ \{2,6\}\(-[a-zA-Z], \)\{0,1\}--\([a-z-]*\).*/\2/p' "$tmp/own"); do
         [ "$opt" = help ] && continue
         man_opt=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
         check "man/catena.1, Options of $command, documents --$opt" \
