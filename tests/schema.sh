@@ -81,12 +81,12 @@ expect_eq "$(cat "$tmp/errors")" \
     "the sweep schema refuses a misspelt key"
 
 # Every bad file that the loader refuses for an unknown key, the schema refuses too.
+bad=$(grep -l 'unknown key' "$top_srcdir"/tests/data/bad/*.err | sed 's/\.err$/.json/')
+check_files "$tmp/scenario.schema.json" $bad >"$tmp/errors" 2>&1
 n=0
-for err in $(grep -l 'unknown key' "$top_srcdir"/tests/data/bad/*.err); do
-    json=${err%.err}.json
+for json in $bad; do
     n=$((n + 1))
-    check_files "$tmp/scenario.schema.json" "$json" >"$tmp/errors" 2>&1
-    check "${json##*/}: the schema refuses it too" test -s "$tmp/errors"
+    check "${json##*/}: the schema refuses it too" grep -q "^$json: " "$tmp/errors"
 done
 check "bad files with unknown keys were checked" test "$n" -ge 5
 
