@@ -303,8 +303,8 @@ enum { BODY_KEYS_MAX = 40 };
  * tail. */
 static void body_keys(const struct body_kind *kind, struct sjson_key *keys)
 {
-    const struct sjson_key *const runs[] = {bodies_head_keys, kind->keys, bodies_middle_keys, kind->more_keys,
-                                            bodies_tail_keys};
+    const struct sjson_key *const runs[] = {bodies_head_keys, kind->keys, bodies_middle_keys,
+                                            kind->more_keys, bodies_tail_keys};
     size_t n = 0;
     for (size_t r = 0; r < sizeof runs / sizeof *runs; r++)
         for (const struct sjson_key *k = runs[r]; k->name && n + 1 < BODY_KEYS_MAX; k++)

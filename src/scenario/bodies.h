@@ -69,7 +69,7 @@ extern const char *const bodies_kind_names[], *const bodies_plane_names[];
  * body's shapes, a ragdoll's poses. */
 extern const struct sjson_key build_hair_arc_keys[];
 extern const char *const build_rope_shape_names[], *const build_softbody_shape_names[],
-    *const build_ragdoll_pose_names[];
+                                                       *const build_ragdoll_pose_names[];
 
 /* Pin names of a type with none of its own: "first" and "last". */
 extern const char *const bodies_end_pin_names[];

@@ -193,7 +193,8 @@ static int read_angle(struct loader *ld, const cJSON *e, const char *path)
     char p[SJSON_PATH_MAX], lo_s[FMT_DOUBLE_SIZE], hi_s[FMT_DOUBLE_SIZE];
     uint32_t pt[3];
     double lo = range.lo, hi = 180, stiffness = 1, compliance = 0;
-    if (sjson_check_object(&ld->cx, e, path, scenario_angle_keys) || read_refs(ld, e, path, keys, 3, pt) ||
+    if (sjson_check_object(&ld->cx, e, path, scenario_angle_keys) ||
+        read_refs(ld, e, path, keys, 3, pt) ||
         sjson_get_number(&ld->cx, e, path, "min", &range, &lo) ||
         sjson_get_number(&ld->cx, e, path, "max", &range, &hi) ||
         sjson_get_number(&ld->cx, e, path, "stiffness", &SJSON_UNIT, &stiffness) ||

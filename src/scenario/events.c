@@ -302,7 +302,8 @@ static int read_kind(struct loader *ld, const cJSON *e, const char *path, struct
                read_target(ld, e, path, ev) ||
                sjson_get_vector(&ld->cx, e, path, "v", ld->m->dims, &ev->v);
     case EVENT_IMPULSE:
-        return sjson_check_object(&ld->cx, e, path, scenario_impulse_keys) || read_target(ld, e, path, ev) ||
+        return sjson_check_object(&ld->cx, e, path, scenario_impulse_keys) ||
+               read_target(ld, e, path, ev) ||
                sjson_get_vector(&ld->cx, e, path, "j", ld->m->dims, &ev->v);
     case EVENT_SET:
         return read_set(ld, e, path, ev);
@@ -339,7 +340,8 @@ static int read_event(struct loader *ld, const cJSON *e, const char *path, struc
 {
     char p[SJSON_PATH_MAX];
     *ev = (struct event){0};
-    if (sjson_check_object(&ld->cx, e, path, scenario_event_keys) || read_when(ld, e, path, &ev->step))
+    if (sjson_check_object(&ld->cx, e, path, scenario_event_keys) ||
+        read_when(ld, e, path, &ev->step))
         return CATENA_EINPUT;
     int found = -1;
     for (int k = 0; kind_keys[k]; k++) {

@@ -136,10 +136,12 @@ extern const struct sjson_key scenario_top_keys[], scenario_time_keys[], scenari
     scenario_pin_event_keys[], scenario_drag_keys[], scenario_reel_keys[], scenario_velocity_keys[],
     scenario_impulse_keys[], scenario_teleport_keys[], scenario_set_keys[];
 
-extern const char *const scenario_method_names[], *const scenario_order_names[],
-    *const scenario_kernel_names[], *const scenario_link_kind_names[],
-    *const scenario_format_names[], *const scenario_report_names[],
-    *const scenario_color_by_names[];
+extern const char *const scenario_method_names[],
+    *const scenario_order_names[], *const scenario_kernel_names[],
+                                       *const scenario_link_kind_names[],
+                                           *const scenario_format_names[],
+                                               *const scenario_report_names[],
+                                                   *const scenario_color_by_names[];
 
 /* Whether an obstacle of the type (enum obstacle_type) takes the key: every key but the shape
  * keys, and the shape keys of its own shape (scenario/obstacles.c). */

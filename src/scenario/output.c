@@ -49,7 +49,8 @@ static int read_formats(struct loader *ld, const cJSON *list, unsigned *bits)
     for (const cJSON *e = list->child; e; e = e->next, i++) {
         char p[SJSON_PATH_MAX];
         int k = 0;
-        if (sjson_enum(&ld->cx, e, sjson_path_index(p, "output.trajectory", i), scenario_format_names, &k))
+        if (sjson_enum(&ld->cx, e, sjson_path_index(p, "output.trajectory", i),
+                       scenario_format_names, &k))
             return CATENA_EINPUT;
         if (*bits & (1u << k))
             return sjson_error(&ld->cx, p, "\"%s\" is listed twice", scenario_format_names[k]);
@@ -90,7 +91,8 @@ int scenario_read_reports(struct loader *ld)
     for (const cJSON *e = list ? list->child : NULL; e; e = e->next, i++) {
         char p[SJSON_PATH_MAX];
         int r = 0;
-        if (sjson_enum(&ld->cx, e, sjson_path_index(p, "output.reports", i), scenario_report_names, &r))
+        if (sjson_enum(&ld->cx, e, sjson_path_index(p, "output.reports", i), scenario_report_names,
+                       &r))
             return CATENA_EINPUT;
         if (reports & (1u << r))
             return sjson_error(&ld->cx, p, "\"%s\" is listed twice", scenario_report_names[r]);

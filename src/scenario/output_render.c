@@ -224,7 +224,8 @@ int scenario_read_render(struct loader *ld)
         return 0;
     struct render_opts o = render_opts_default();
     if (read_timing(ld, r, &o) || read_size(ld, r, &o) ||
-        sjson_get_enum(&ld->cx, r, "output.render", "color_by", scenario_color_by_names, &color_by) ||
+        sjson_get_enum(&ld->cx, r, "output.render", "color_by", scenario_color_by_names,
+                       &color_by) ||
         read_range(ld, r, &o) ||
         sjson_get_number(&ld->cx, r, "output.render", "line_width", &WIDTH_RANGE, &o.line_width) ||
         read_point_radius(ld, r, &o) || read_view(ld, r, &o) || read_angles(ld, r, &o) ||

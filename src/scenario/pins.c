@@ -93,7 +93,8 @@ static int read_motion(struct loader *ld, const cJSON *e, const char *path, size
         return CATENA_EINPUT;
     struct pin *pn = &ld->m->pins[pin];
     pn->motion = (uint8_t)(type + 1);
-    static const struct sjson_key *const keys[] = {NULL, scenario_linear_keys, scenario_sine_keys, scenario_keyframe_keys};
+    static const struct sjson_key *const keys[] = {NULL, scenario_linear_keys, scenario_sine_keys,
+                                                   scenario_keyframe_keys};
     if (sjson_check_object(&ld->cx, mo, p, keys[pn->motion]))
         return CATENA_EINPUT;
     switch ((enum pin_motion_type)pn->motion) {

@@ -81,8 +81,8 @@ static int read_contact(struct loader *ld, const cJSON *s)
 int scenario_read_solver(struct loader *ld)
 {
     const cJSON *s;
-    if (sjson_object(&ld->cx, ld->root, "", "solver", scenario_solver_keys, &s) || read_method(ld, s) ||
-        read_perf(ld, s) || read_contact(ld, s) ||
+    if (sjson_object(&ld->cx, ld->root, "", "solver", scenario_solver_keys, &s) ||
+        read_method(ld, s) || read_perf(ld, s) || read_contact(ld, s) ||
         loader_get_bool(ld, s, "solver", "max_length_pass", &ld->m->max_length_pass) ||
         loader_get_bool(ld, s, "solver", "global", &ld->m->global))
         return CATENA_EINPUT;
