@@ -5,10 +5,14 @@
  * completion. Each command gets main's argv with argv[1] its own (last) word and returns the
  * exit status: 0 ok, 1 failed, 2 bad usage or input, 128+N signal N.
  *
- * Adding a command: write cmd_NAME.c with its options (their keys: a short letter, or a
- * number above CHAR_MAX for a long-only one), `const struct cmd_spec cmd_NAME_spec`, and a
- * loop `while ((c = cmd_getopt(&cmd_NAME_spec, argc, argv)) != -1)`; declare the spec below
- * and add it to cli/commands.c; document it in man/catena.1. */
+ * Adding a command: write cmd_NAME.c with its table of options (rows with designated
+ * initializers, {.name = "steps", .key = OPT_STEPS, .arg = "N", .help = "..."}; a key is a
+ * short letter or a number above CHAR_MAX for a long-only option), `const struct cmd_spec
+ * cmd_NAME_spec`, and a loop `while ((c = cmd_getopt(&cmd_NAME_spec, argc, argv)) != -1)`
+ * with `case CMD_OPT_HELP: return 0` and `default: return EXIT_USAGE`; declare the spec below
+ * and list it in cli/commands.c; document it in man/catena.1 (COMMANDS, and its options under
+ * ".SS Options of NAME": tests/help.sh checks that every option is there). An option of an
+ * existing command is one more row of its table. */
 #ifndef CATENA_CMD_H
 #define CATENA_CMD_H
 
