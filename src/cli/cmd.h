@@ -27,6 +27,10 @@ int cmd_render(int argc, char **argv);
 int cmd_catenary(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+
+/* `catena sweep plot DIR` (cli/cmd_plot.c), argv[2] being "plot". */
+int cmd_plot_sweep(int argc, char **argv);
 
 /* The help text, for --help (stdout) and nowhere else. */
 void cmd_usage(FILE *out);

@@ -136,6 +136,8 @@ int cmd_sweep(int argc, char **argv)
     int jobs = sweep_cpus(), dry_run = 0, c;
     if (argc > 2 && !strcmp(argv[2], "collect"))
         return cmd_sweep_collect(argc, argv);
+    if (argc > 2 && !strcmp(argv[2], "plot"))
+        return cmd_plot_sweep(argc, argv);
     optind = 2; /* after "catena sweep" */
     while ((c = getopt_long(argc, argv, "hj:no:", sweep_longopts, NULL)) != -1) {
         char *end = NULL;

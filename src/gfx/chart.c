@@ -57,9 +57,9 @@ static int data_range(const struct chart *ch, int axis, int log, double *min, do
     return *min <= *max;
 }
 
-/* Whether an axis is drawn logarithmic. */
-static int axis_log(const struct chart *ch, const struct chart_axis *a, int axis)
+int chart_is_log(const struct chart *ch, int axis)
 {
+    const struct chart_axis *a = axis ? &ch->y : &ch->x;
     if (a->names || a->scale == CHART_LINEAR)
         return 0;
     if (a->scale == CHART_LOG)
@@ -79,7 +79,7 @@ static int axis_ticks(const struct chart *ch, int axis, const struct chart_axis_
         chart_axis_categories(a->names, a->nnames, room, t);
         return 1;
     }
-    const int log = axis_log(ch, a, axis);
+    const int log = chart_is_log(ch, axis);
     double lo, hi;
     if (!data_range(ch, axis, log, &lo, &hi))
         return 0;
@@ -216,6 +216,21 @@ static struct raster_color series_color(const struct chart *ch, size_t k)
     return c.a ? c : chart_palette(k);
 }
 
+/* Series k's marker at (px, py): a disc when it is alone; otherwise a ring, smaller for each
+ * later series, so that points several series share show every colour. */
+static void marker(struct raster *r, const struct layout *L, const struct chart *ch, size_t k,
+                   double px, double py)
+{
+    const struct raster_color col = series_color(ch, k);
+    if (ch->nseries == 1) {
+        raster_disc(r, px, py, 2.0 * L->s, col);
+        return;
+    }
+    const double radius = (1.5 + (double)((ch->nseries - 1 - k) % 4)) * L->s;
+    raster_disc(r, px, py, radius, WHITE);
+    raster_ring(r, px, py, radius - 0.5 * L->s, 1.0 * L->s, col);
+}
+
 static void draw_series(struct raster *r, const struct layout *L, const struct chart *ch, size_t k)
 {
     const struct chart_series *c = &ch->series[k];
@@ -233,7 +248,7 @@ static void draw_series(struct raster *r, const struct layout *L, const struct c
         if (have && clip(L, &x0, &y0, &x1, &y1))
             raster_line(r, x0, y0, x1, y1, width, RASTER_CAP_ROUND, col);
         if (c->markers && inside(L, px, py))
-            raster_disc(r, px, py, 2.0 * L->s, col);
+            marker(r, L, ch, k, px, py);
         qx = px;
         qy = py;
         have = 1;
@@ -315,7 +330,7 @@ static void draw_legend(struct raster *r, const struct layout *L, const struct c
         raster_line(r, bx + 2 * s, cy, bx + 3 * RASTER_FONT_ADVANCE * s, cy, 1.0 * s,
                     RASTER_CAP_BUTT, col);
         if (c->markers)
-            raster_disc(r, bx + 2 * s + 1.5 * RASTER_FONT_ADVANCE * s - s, cy, 2.0 * s, col);
+            marker(r, L, ch, k, bx + 2 * s + 1.5 * RASTER_FONT_ADVANCE * s - s, cy);
         raster_text(r, bx + 4 * RASTER_FONT_ADVANCE * s - s, row, c->name, s, INK, NONE);
         row += (RASTER_FONT_LINE + 1) * s;
     }
