@@ -1,5 +1,6 @@
 /* `catena render RUN_DIR`: draws the PNG frames (and contact sheet) of a finished run from its
- * scenario.json and trajectory; only output.render settings may change, since the run is done. */
+ * scenario.json and trajectory, or with --video FILE pipes them to ffmpeg; only output.render
+ * settings may change, since the run is done. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 
@@ -17,6 +18,7 @@ enum {
     OPT_CONTACT_SHEET,
     OPT_LEVEL,
     OPT_SET,
+    OPT_VIDEO,
 };
 
 static const struct option render_longopts[] = {
@@ -28,6 +30,7 @@ static const struct option render_longopts[] = {
     {"contact-sheet", no_argument, NULL, OPT_CONTACT_SHEET},
     {"level", required_argument, NULL, OPT_LEVEL},
     {"set", required_argument, NULL, OPT_SET},
+    {"video", required_argument, NULL, OPT_VIDEO},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -40,6 +43,17 @@ int cmd_render_scenario(const struct scenario *sc, const struct render_opts *o, 
     struct catena_error err;
     const int status =
         render_run(sc, o, run_dir, out_dir, !quiet && isatty(STDERR_FILENO), &res, &err);
+    return status == CATENA_OK ? EXIT_SUCCESS : cmd_report(&err);
+}
+
+/* The frames piped to ffmpeg into the video file instead (render/video.h). */
+static int render_video(const struct scenario *sc, const char *run_dir, const char *video,
+                        const char *out_dir, int quiet)
+{
+    struct render_result res;
+    struct catena_error err;
+    const int status = render_run_video(sc, sc->output.render, run_dir, video, out_dir,
+                                        !quiet && isatty(STDERR_FILENO), &res, &err);
     return status == CATENA_OK ? EXIT_SUCCESS : cmd_report(&err);
 }
 
@@ -124,7 +138,7 @@ int cmd_render(int argc, char **argv)
     struct render_cli cli = {0};
     char size[32], **sets = calloc((size_t)argc, sizeof *sets);
     struct scenario_override *ov = calloc((size_t)argc + 5, sizeof *ov);
-    const char *out_dir = NULL;
+    const char *out_dir = NULL, *video = NULL;
     size_t nsets = 0;
     int quiet = 0, sheet = 0, status = EXIT_USAGE, c;
     if (!sets || !ov) {
@@ -172,6 +186,9 @@ int cmd_render(int argc, char **argv)
                 goto bad_usage;
             sets[nsets++] = optarg;
             break;
+        case OPT_VIDEO:
+            video = optarg;
+            break;
         default:
             goto bad_usage;
         }
@@ -186,8 +203,11 @@ int cmd_render(int argc, char **argv)
         goto done;
     }
     sc->output.render->sheet.enabled |= sheet;
-    status =
-        cmd_render_scenario(sc, sc->output.render, run_dir, out_dir ? out_dir : run_dir, quiet);
+    if (video)
+        status = render_video(sc, run_dir, video, out_dir ? out_dir : run_dir, quiet);
+    else
+        status =
+            cmd_render_scenario(sc, sc->output.render, run_dir, out_dir ? out_dir : run_dir, quiet);
     scenario_destroy(sc);
     goto done;
 bad_usage:
