@@ -1,5 +1,6 @@
-/* The run loop: fixed steps of the solver, a frame recorded every `every` steps, a check for
- * a diverged (non-finite or absurd) state after each step, SIGINT/SIGTERM, and summary.json.
+/* The run loop: scenario.json and model.json first, then fixed steps of the solver, a frame
+ * recorded every `every` steps, a check for a diverged (non-finite or absurd) state after each
+ * step, SIGINT/SIGTERM, and summary.json.
  * However a run ends, the frames recorded so far are committed whole and the summary says why. */
 #define _POSIX_C_SOURCE 200809L
 #include "run/run.h"
@@ -17,6 +18,7 @@
 #include "solver/solver.h"
 #include "solver/state.h"
 #include "run/summary.h"
+#include "io/model_json.h"
 #include "io/topology.h"
 #include "io/traj.h"
 
@@ -276,6 +278,8 @@ int run_simulation(const struct scenario *sc, const struct run_options *o, struc
     int rc = outfile_mkdirs(o->out_dir, err);
     if (rc == CATENA_OK)
         rc = write_scenario(o->out_dir, sc, err);
+    if (rc == CATENA_OK)
+        rc = model_json_write(o->out_dir, m, err);
     if (rc == CATENA_OK)
         rc = writers_open(&run, o->out_dir, err);
     if (rc == CATENA_OK)
