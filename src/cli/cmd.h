@@ -41,6 +41,9 @@ int cmd_usage_error(void);
 /* Prints err as "catena: MESSAGE"; returns its code. */
 int cmd_report(const struct catena_error *err);
 
+/* Prints each warning of w on stderr as "catena: LABEL: warning: MESSAGE". */
+void cmd_warnings(const char *label, const struct warnings *w);
+
 /* Prints "catena: out of memory"; returns CATENA_EFAIL. */
 int cmd_no_memory(void);
 

@@ -43,6 +43,7 @@ int cmd_validate(int argc, char **argv)
             status = code > status ? code : status;
             continue;
         }
+        cmd_warnings(argv[i], &sc->warnings);
         if (described++)
             putchar('\n');
         describe_scenario(stdout, sc);
