@@ -77,7 +77,7 @@ check "which is damping 0.2994 under pbd (e^-1.20604)" \
 
 catena run -q "$top_srcdir/scenarios/hanging-chain.json" -o both --set solver.damping_rate=1
 expect_status 2 "damping and damping_rate together: exit 2"
-expect_err "hanging-chain.json: solver.damping_rate: give either \"damping\" or \"damping_rate\", not both" \
-    "the message names both keys"
+expect_err "catena: --set solver.damping_rate=1: give either \"damping\" or \"damping_rate\", not both" \
+    "the message names the override and both keys"
 
 finish

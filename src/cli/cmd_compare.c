@@ -5,7 +5,7 @@
 #include "cli/cmd.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h> /* optind, optarg */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -20,14 +20,40 @@ enum {
     OPT_JSON,
 };
 
-static const struct option compare_longopts[] = {
-    {"atol", required_argument, NULL, OPT_ATOL},
-    {"rtol", required_argument, NULL, OPT_RTOL},
-    {"steps", required_argument, NULL, OPT_STEPS},
-    {"points", required_argument, NULL, OPT_POINTS},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static int cmd_compare(int argc, char **argv);
+
+static const struct cmd_option compare_options[] = {
+    {.name = "atol",
+     .key = OPT_ATOL,
+     .arg = "X",
+     .help = "absolute tolerance in metres (default 1e-9)"},
+    {.name = "rtol", .key = OPT_RTOL, .arg = "Y", .help = "relative tolerance (default 1e-9)"},
+    {.name = "steps",
+     .key = OPT_STEPS,
+     .arg = "RANGE",
+     .help = "only steps N, FIRST:LAST, FIRST: or :LAST"},
+    {.name = "points",
+     .key = OPT_POINTS,
+     .arg = "RANGE",
+     .help = "only points N, FIRST:LAST, FIRST: or :LAST"},
+    {.name = "json", .key = OPT_JSON, .help = "print the report as JSON"},
+    {.name = "quiet",
+     .key = 'q',
+     .help = "no report on standard output (a difference is\nstill one line on standard error)"},
+    {NULL},
+};
+
+const struct cmd_spec cmd_compare_spec = {
+    .name = "compare",
+    .run = cmd_compare,
+    .operands = "A B",
+    .summary = "compare two trajectories (files or run directories)",
+    .about = "Compare trajectory A with the reference B (files or run directories) point by\n"
+             "point: |A-B| <= atol + rtol*|B| passes. Exit 0 within tolerance, 1 outside,\n"
+             "2 when they cannot be compared.",
+    .options = compare_options,
+    .example = "catena compare runs/chain tests/golden/hanging-chain.csv --atol 1e-12",
+    .operand_complete = CMD_FILES,
 };
 
 /* A tolerance for --atol or --rtol: a finite number >= 0, the whole argument. */
@@ -46,7 +72,8 @@ static int parse_tolerance(const char *option, const char *text, double *out)
 
 /* Opens A and B, compares them and prints the report; exit 0 within tolerance, 1 outside,
  * 2 when they cannot be compared. */
-static int compare_files(const char *a, const char *b, const struct compare_options *opt, int json)
+static int compare_files(const char *a, const char *b, const struct compare_options *opt, int json,
+                         int quiet)
 {
     struct catena_error err;
     struct compare_result res;
@@ -58,6 +85,8 @@ static int compare_files(const char *a, const char *b, const struct compare_opti
         status = compare_traj(ra, rb, opt, &res, &err);
         if (status == CATENA_EINPUT) {
             cmd_report(&err);
+        } else if (quiet) {
+            /* no report: the exit status and the line on stderr say it */
         } else if (json) {
             cJSON *j = compare_to_json(&res);
             char *text = j ? cJSON_Print(j) : NULL;
@@ -78,17 +107,15 @@ static int compare_files(const char *a, const char *b, const struct compare_opti
     return status;
 }
 
-int cmd_compare(int argc, char **argv)
+static int cmd_compare(int argc, char **argv)
 {
     struct compare_options opt;
     struct catena_error err;
-    int json = 0, c;
+    int json = 0, quiet = 0, c;
     compare_default_options(&opt);
-    optind = 2; /* after "catena compare" */
-    while ((c = getopt_long(argc, argv, "h", compare_longopts, NULL)) != -1) {
+    while ((c = cmd_getopt(&cmd_compare_spec, argc, argv)) != -1) {
         switch (c) {
-        case 'h':
-            cmd_usage(stdout);
+        case CMD_OPT_HELP:
             return EXIT_SUCCESS;
         case OPT_ATOL:
             if (parse_tolerance("--atol", optarg, &opt.atol))
@@ -113,8 +140,11 @@ int cmd_compare(int argc, char **argv)
         case OPT_JSON:
             json = 1;
             break;
-        default:
-            return cmd_usage_error();
+        case 'q':
+            quiet = 1;
+            break;
+        default: /* CMD_OPT_BAD: reported */
+            return EXIT_USAGE;
         }
     }
     if (argc - optind != 2) {
@@ -125,5 +155,5 @@ int cmd_compare(int argc, char **argv)
             fprintf(stderr, "catena: compare: unexpected argument '%s'\n", argv[optind + 2]);
         return cmd_usage_error();
     }
-    return compare_files(argv[optind], argv[optind + 1], &opt, json);
+    return compare_files(argv[optind], argv[optind + 1], &opt, json, quiet);
 }

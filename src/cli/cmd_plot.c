@@ -3,7 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 
-#include <getopt.h>
+#include <getopt.h> /* optind, optarg */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,11 +94,79 @@ static const char *plot_title(const char *run, char *buf, size_t size)
     return base_name(run, buf, size);
 }
 
-static const struct option plot_longopts[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"metric", required_argument, NULL, OPT_METRIC},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static int cmd_plot(int argc, char **argv);
+static int cmd_sweep_plot(int argc, char **argv);
+
+static const struct cmd_option plot_options[] = {
+    {.name = "output",
+     .key = 'o',
+     .arg = "FILE",
+     .help = "write the PNG to FILE (default RUN_DIR/metrics.png)",
+     .complete = CMD_FILES},
+    {.name = "metric",
+     .key = OPT_METRIC,
+     .arg = "LIST",
+     .help = "panels, comma-separated, from energy, kinetic,\npotential, max_stretch, error, "
+             "error_sum, error_max,\nmax_speed, live_links (default energy,max_stretch,\n"
+             "error,max_speed)",
+     .complete = "energy kinetic potential max_stretch error error_sum error_max max_speed "
+                 "live_links"},
+    {NULL},
+};
+
+const struct cmd_spec cmd_plot_spec = {
+    .name = "plot",
+    .run = cmd_plot,
+    .operands = "RUN_DIR",
+    .summary = "draw a run's metrics over time (RUN_DIR/metrics.png)",
+    .about = "Draw a finished run's metrics.csv over time as a PNG picture, one panel per\n"
+             "metric with its unit, stacked over the time axis; a panel whose values span\n"
+             "decades has a logarithmic axis. RUN_DIR may also be a metrics.csv file (then\n"
+             "give -o).",
+    .options = plot_options,
+    .example = "catena plot runs/hanging-chain\n"
+               "catena plot runs/hanging-chain --metric energy,live_links -o chain.png",
+    .operand_complete = CMD_DIRS,
+};
+
+static const struct cmd_option sweep_plot_options[] = {
+    {.name = "output",
+     .key = 'o',
+     .arg = "FILE",
+     .help = "write the PNG to FILE (default DIR/sweep.png)",
+     .complete = CMD_FILES},
+    {.name = "x",
+     .key = OPT_X,
+     .arg = "PARAM",
+     .help = "the varied path along x (its last part will do)"},
+    {.name = "y",
+     .key = OPT_Y,
+     .arg = "VALUE",
+     .help = "the collected value along y (its last part will do)"},
+    {.name = "by",
+     .key = OPT_BY,
+     .arg = "PARAM",
+     .help = "one line per value of PARAM (default: per\ncombination of the other varied paths)"},
+    {.name = "log",
+     .key = OPT_LOG,
+     .arg = "AXES",
+     .help = "x, y, xy or none (default: log where the values\nspan 1.5 decades or more)",
+     .complete = "x y xy none"},
+    {NULL},
+};
+
+const struct cmd_spec cmd_sweep_plot_spec = {
+    .name = "sweep plot",
+    .run = cmd_sweep_plot,
+    .operands = "DIR",
+    .summary = "draw a sweep's VALUE against PARAM (DIR/sweep.png)",
+    .about = "Draw a sweep's results (DIR/sweep.csv) as a PNG picture: a collected value\n"
+             "against a varied path, one line per value of another (--by, or each\n"
+             "combination of the other varied paths that tells runs apart), with a legend.\n"
+             "Only runs whose status is ok are drawn.",
+    .options = sweep_plot_options,
+    .example = "catena sweep plot sweeps/solvers-vs-catenary --x iterations --y max_rel",
+    .operand_complete = CMD_DIRS,
 };
 
 /* RUN: a run directory (its metrics.csv, and metrics.png by default) or a metrics file. */
@@ -128,17 +196,15 @@ static int plot_run(const char *run, const char *out, const struct metrics_plot_
     return status;
 }
 
-int cmd_plot(int argc, char **argv)
+static int cmd_plot(int argc, char **argv)
 {
     const char *out = NULL, *names[METRICS_PLOT_MAX_PANELS];
     char *list = NULL;
     struct metrics_plot_options o = {.panels = names};
     int c;
-    optind = 2; /* after "catena plot" */
-    while ((c = getopt_long(argc, argv, "ho:", plot_longopts, NULL)) != -1) {
+    while ((c = cmd_getopt(&cmd_plot_spec, argc, argv)) != -1) {
         switch (c) {
-        case 'h':
-            cmd_usage(stdout);
+        case CMD_OPT_HELP:
             return EXIT_SUCCESS;
         case 'o':
             out = optarg;
@@ -146,8 +212,8 @@ int cmd_plot(int argc, char **argv)
         case OPT_METRIC:
             list = optarg;
             break;
-        default:
-            return cmd_usage_error();
+        default: /* CMD_OPT_BAD: reported */
+            return EXIT_USAGE;
         }
     }
     if (cmd_one_operand(argc, argv, "plot", "RUN_DIR"))
@@ -158,16 +224,6 @@ int cmd_plot(int argc, char **argv)
     o.title = plot_title(argv[optind], title, sizeof title);
     return plot_run(argv[optind], out, &o);
 }
-
-static const struct option sweep_plot_longopts[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"x", required_argument, NULL, OPT_X},
-    {"y", required_argument, NULL, OPT_Y},
-    {"by", required_argument, NULL, OPT_BY},
-    {"log", required_argument, NULL, OPT_LOG},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
 
 /* --log AXES: "x", "y", "xy" or "none" make those axes logarithmic and the others linear. */
 static int parse_log(const char *arg, struct sweep_plot_options *o)
@@ -182,16 +238,14 @@ static int parse_log(const char *arg, struct sweep_plot_options *o)
     return 0;
 }
 
-int cmd_plot_sweep(int argc, char **argv)
+static int cmd_sweep_plot(int argc, char **argv)
 {
     struct sweep_plot_options o = {.xscale = CHART_AUTO, .yscale = CHART_AUTO};
     const char *out = NULL;
     int c;
-    optind = 3; /* after "catena sweep plot" */
-    while ((c = getopt_long(argc, argv, "ho:", sweep_plot_longopts, NULL)) != -1) {
+    while ((c = cmd_getopt(&cmd_sweep_plot_spec, argc, argv)) != -1) {
         switch (c) {
-        case 'h':
-            cmd_usage(stdout);
+        case CMD_OPT_HELP:
             return EXIT_SUCCESS;
         case 'o':
             out = optarg;
@@ -209,8 +263,8 @@ int cmd_plot_sweep(int argc, char **argv)
             if (parse_log(optarg, &o))
                 return cmd_usage_error();
             break;
-        default:
-            return cmd_usage_error();
+        default: /* CMD_OPT_BAD: reported */
+            return EXIT_USAGE;
         }
     }
     if (cmd_one_operand(argc, argv, "sweep plot", "DIR"))
