@@ -45,6 +45,9 @@ catena plot run --metric energy,speedy
 expect_status 2 "an unknown metric: exit 2"
 expect_err "catena: --metric: unknown metric 'speedy' (known: energy, kinetic," \
     "the message names the option, the metric and the known ones"
+catena plot run --metric enrgy
+expect_err "catena: --metric: unknown metric 'enrgy' (did you mean 'energy'? known: energy," \
+    "a near miss gets a did-you-mean"
 
 catena plot run/metrics.csv
 expect_status 2 "a metrics file without -o: exit 2"

@@ -11,6 +11,7 @@
 
 #include "analysis/metrics_plot.h"
 #include "core/path.h"
+#include "core/spell.h"
 #include "sweep/plot.h"
 
 /* An output file split into its directory ("." when it names none) and its name, in buf. */
@@ -41,7 +42,11 @@ static int parse_metrics(char *list, const char **names, size_t cap, size_t *n)
     *n = 0;
     for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
         if (!metrics_plot_known(tok)) {
-            fprintf(stderr, "catena: --metric: unknown metric '%s' (known:", tok);
+            const char *near = spell_closest(tok, metrics_plot_names, sizeof *metrics_plot_names);
+            fprintf(stderr, "catena: --metric: unknown metric '%s' (", tok);
+            if (near)
+                fprintf(stderr, "did you mean '%s'? ", near);
+            fputs("known:", stderr);
             for (size_t i = 0; metrics_plot_names[i]; i++)
                 fprintf(stderr, "%s %s", i ? "," : "", metrics_plot_names[i]);
             fputs(")\n", stderr);

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "analysis/metrics.h"
+#include "solver/angle.h"
 #include "solver/distance.h"
 
 /* Whether something in m can add energy while it runs. */
@@ -21,15 +22,33 @@ static int adds_energy(const struct model *m)
 }
 
 /* Whether every live link starts within PLAUSIBLE_REST_TOLERANCE of its rest length (a
- * tether may be slack). */
-static int links_at_rest(const struct model *m, const struct state *s)
+ * tether may be slack), every weld within that fraction of the mean rest length (1 m without
+ * links) of holding its points together, and every angle within PLAUSIBLE_REST_TOLERANCE rad
+ * of its limits: a constraint that starts violated does work when it is first projected. */
+static int at_rest(const struct model *m, const struct state *s)
 {
+    double mean = 0;
+    size_t live = 0;
     for (size_t i = 0; i < s->nlinks; i++) {
         if (!s->alive[i])
             continue;
         const double r = distance_stretch(m, s, i) - 1;
         if (r > PLAUSIBLE_REST_TOLERANCE ||
             (m->links[i].kind != LINK_TETHER && r < -PLAUSIBLE_REST_TOLERANCE))
+            return 0;
+        mean += m->links[i].rest;
+        live++;
+    }
+    mean = live ? mean / (double)live : 1;
+    for (size_t i = 0; i < m->nattachments; i++) {
+        const struct attachment *a = &m->attachments[i];
+        if (v3_dist(s->x[a->a], s->x[a->b]) > PLAUSIBLE_REST_TOLERANCE * mean)
+            return 0;
+    }
+    for (size_t i = 0; i < m->nangles; i++) {
+        const double t = angle_value(m, s, i);
+        if (t < m->angles[i].min - PLAUSIBLE_REST_TOLERANCE ||
+            t > m->angles[i].max + PLAUSIBLE_REST_TOLERANCE)
             return 0;
     }
     return 1;
@@ -53,7 +72,7 @@ void plausible_begin(struct plausible *p, const struct model *m, const struct st
 {
     struct metrics mt;
     metrics_compute(m, s, &mt);
-    *p = (struct plausible){.closed = !adds_energy(m) && links_at_rest(m, s),
+    *p = (struct plausible){.closed = !adds_energy(m) && at_rest(m, s),
                             .energy = mt.kinetic + mt.potential,
                             .kinetic = mt.kinetic,
                             .lo = INFINITY,

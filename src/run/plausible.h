@@ -7,8 +7,9 @@
  *                 PLAUSIBLE_ENERGY_GROWTH of the energy at stake (the kinetic energy at the
  *                 start plus the weight times the height the points span), in a run where
  *                 nothing adds energy: no events, no moving pins, no wind, no inflating
- *                 pressure, every link at its rest length at the start (a start away from it
- *                 releases energy when the solver first projects it, which is no error).
+ *                 pressure, and every link, weld and angle limit satisfied at the start (a
+ *                 start away from them gives energy when the solver first projects it, which
+ *                 is the set-up's doing, not the solver's).
  * The thresholds are for runs that are wrong beyond doubt: a well-converged chain ends 0.1 %
  * long, a damped run loses energy, and an undamped Verlet run keeps it within a fraction of
  * a percent; the shipped scenarios raise none. */
@@ -25,7 +26,8 @@
 /* Energy growth beyond this fraction of the energy at stake is warned about. */
 #define PLAUSIBLE_ENERGY_GROWTH 0.1
 
-/* Links within this fraction of their rest length count as at rest at the start. */
+/* Links within this fraction of their rest length (welds within it of the mean rest length,
+ * angles within this many radians of their limits) count as satisfied at the start. */
 #define PLAUSIBLE_REST_TOLERANCE 0.01
 
 /* What the start of a run says about its end. */
