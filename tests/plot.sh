@@ -56,7 +56,11 @@ expect_err "give -o FILE.png" "the message says to give -o"
 mkdir empty
 catena plot empty
 expect_status 2 "a directory without metrics.csv: exit 2"
-expect_err "empty/metrics.csv: cannot read" "the message names the missing file"
+expect_err "catena: empty: the run wrote no metrics.csv (output.metrics)" \
+    "the message names the missing file"
+mkdir -p fifo && mkfifo fifo/metrics.csv
+catena plot fifo
+expect_status 2 "a metrics.csv that is not a regular file: exit 2"
 
 printf 'step,time,kinetic\n0,0,1\n1,0.1\n' >ragged.csv
 catena plot ragged.csv --metric kinetic -o ragged.png

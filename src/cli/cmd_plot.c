@@ -12,6 +12,7 @@
 #include "analysis/metrics_plot.h"
 #include "core/path.h"
 #include "core/spell.h"
+#include "io/run_file.h"
 #include "sweep/plot.h"
 
 /* An output file split into its directory ("." when it names none) and its name, in buf. */
@@ -174,25 +175,25 @@ const struct cmd_spec cmd_sweep_plot_spec = {
     .operand_complete = CMD_DIRS,
 };
 
-/* RUN: a run directory (its metrics.csv, and metrics.png by default) or a metrics file. */
+/* RUN: a run directory (its metrics.csv, as io/run_file finds it, and metrics.png by default)
+ * or a metrics file. */
 static int plot_run(const char *run, const char *out, const struct metrics_plot_options *o)
 {
     struct stat st;
+    struct catena_error err;
     const int is_dir = stat(run, &st) == 0 && S_ISDIR(st.st_mode);
-    char *csv = is_dir ? path_join(run, "metrics.csv") : NULL;
-    char *def = is_dir ? path_join(run, "metrics.png") : NULL;
-    char buf[4096];
+    char *csv = NULL, *def = is_dir ? path_join(run, "metrics.png") : NULL, buf[4096];
     const char *dir, *name;
-    int status;
-    if (is_dir && (!csv || !def)) {
-        status = cmd_no_memory();
-    } else if (!out && !is_dir) {
+    int status = EXIT_USAGE;
+    if (!out && !is_dir) {
         fprintf(stderr, "catena: plot: %s is not a run directory: give -o FILE.png\n", run);
-        status = EXIT_USAGE;
-    } else if (split_output(out ? out : def, buf, sizeof buf, &dir, &name)) {
-        status = EXIT_USAGE;
-    } else {
-        struct catena_error err;
+    } else if (is_dir && !def) {
+        status = cmd_no_memory();
+    } else if (is_dir && run_file_find(run, "metrics.csv", &csv, &err)) {
+        status = cmd_report(&err);
+    } else if (is_dir && !csv) {
+        fprintf(stderr, "catena: %s: the run wrote no metrics.csv (output.metrics)\n", run);
+    } else if (!split_output(out ? out : def, buf, sizeof buf, &dir, &name)) {
         status =
             metrics_plot(is_dir ? csv : run, o, dir, name, &err) ? cmd_report(&err) : EXIT_SUCCESS;
     }
