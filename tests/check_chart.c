@@ -312,6 +312,26 @@ START_TEST(test_shared_points)
 }
 END_TEST
 
+/* A left margin wider than the labels need moves the plot area right (stacked panels line
+ * up): no line pixel left of it; chart_left says what the labels need. */
+START_TEST(test_left_margin)
+{
+    double x[2] = {0, 1}, y[2] = {0, 1};
+    const struct chart_series s = {.x = x, .y = y, .n = 2, .color = red};
+    struct chart c = {.series = &s, .nseries = 1, .text_scale = 2};
+    const int need = chart_left(&c, 600, 500);
+    ck_assert_int_gt(need, 20);
+    ck_assert_int_lt(need, 200);
+    c.left = 300;
+    struct raster *r = canvas();
+    chart_draw(r, 0, 0, 600, 500, &c);
+    int box[4];
+    ck_assert_int_gt(find(r, red, box), 50);
+    ck_assert_int_ge(box[0], 300);
+    raster_destroy(r);
+}
+END_TEST
+
 static Suite *chart_suite(void)
 {
     Suite *s = suite_create("chart");
@@ -329,6 +349,7 @@ static Suite *chart_suite(void)
     tcase_add_test(draw, test_draw_log_and_empty);
     tcase_add_test(draw, test_legend_corner);
     tcase_add_test(draw, test_shared_points);
+    tcase_add_test(draw, test_left_margin);
     suite_add_tcase(s, draw);
     return s;
 }

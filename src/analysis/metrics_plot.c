@@ -130,10 +130,16 @@ static int draw(const struct figure *f, const struct metrics_plot_options *o, co
     if (o->title)
         raster_text(r, 8, 6, o->title, 2, (struct raster_color){40, 40, 40, 255},
                     (struct raster_color){0, 0, 0, 0});
+    int left = 0; /* one left edge for every panel: the time axes line up */
+    for (size_t p = 0; p < o->npanels; p++) {
+        const int l = chart_left(&f->charts[p], w, ph + (p + 1 == o->npanels ? tail : 0));
+        left = l > left ? l : left;
+    }
     for (size_t p = 0; p < o->npanels; p++) {
         struct chart c = f->charts[p];
         const int last = p + 1 == o->npanels;
         c.x.title = last ? "time (s)" : NULL;
+        c.left = left;
         chart_draw(r, 0, head + (int)p * ph, w, ph + (last ? tail : 0), &c);
     }
     const int rc = png_write_raster(r, dir, name, NULL, err);

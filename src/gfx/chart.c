@@ -31,6 +31,7 @@ struct raster_color chart_palette(size_t i)
 /* The plot area and the two axes, once laid out. */
 struct layout {
     int s;                 /* text scale */
+    int left;              /* what the y labels need left of the plot area, px */
     int px, py, pw, ph;    /* plot area, px */
     int title_y, ytitle_y; /* rows of the panel title and the y axis's title; -1: none */
     int xlabel_y;          /* top of the x labels */
@@ -123,7 +124,8 @@ static int layout(const struct chart *ch, int x, int y, int w, int h, struct lay
     for (size_t i = 0; i < L->yt.n; i++)
         if (L->yt.t[i].labelled && text_w(L->yt.t[i].label, s) > label_w)
             label_w = text_w(L->yt.t[i].label, s);
-    L->px = x + pad + label_w + tick;
+    L->left = pad + label_w + tick;
+    L->px = x + (ch->left > L->left ? ch->left : L->left);
     /* room on the right for half the widest x label */
     L->pw = x + w - pad - 4 * RASTER_FONT_ADVANCE * s - L->px;
     const struct chart_axis_room xroom = {.length = L->pw, .text_scale = s, .horizontal = 1};
@@ -334,6 +336,12 @@ static void draw_legend(struct raster *r, const struct layout *L, const struct c
         raster_text(r, bx + 4 * RASTER_FONT_ADVANCE * s - s, row, c->name, s, INK, NONE);
         row += (RASTER_FONT_LINE + 1) * s;
     }
+}
+
+int chart_left(const struct chart *ch, int w, int h)
+{
+    struct layout L;
+    return layout(ch, 0, 0, w, h, &L) ? L.left : 0;
 }
 
 void chart_draw(struct raster *r, int x, int y, int w, int h, const struct chart *ch)

@@ -44,11 +44,18 @@ struct chart {
     const struct chart_series *series;
     size_t nseries;
     int text_scale; /* >= 1: 2 reads well on a 900-pixel-wide figure */
+    int left;       /* px from the panel's left edge to the plot area, at least what the y
+                       labels need; 0: what they need. Stacked panels that share an x axis
+                       take the largest chart_left, so that their plot areas line up */
 };
 
 /* Draws ch into the rectangle [x, x+w) x [y, y+h) of r, on white. Panels too small for their
  * labels are drawn as far as they fit. A chart with no point to show says "no data". */
 void chart_draw(struct raster *r, int x, int y, int w, int h, const struct chart *ch);
+
+/* The room the y labels of ch need left of the plot area in a w x h panel, px (0 when it
+ * has nothing to plot). */
+int chart_left(const struct chart *ch, int w, int h);
 
 /* Whether axis (0: x, 1: y) of ch is drawn logarithmic: CHART_LOG, or CHART_AUTO on data
  * that calls for it; never for categories. */
