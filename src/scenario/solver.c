@@ -1,10 +1,10 @@
 /* The scenario's "solver" section (catena-scenario(5)), every key of it: the method and its
  * iterations, order and damping (or damping_rate, the same meaning under every method);
  * max_length_pass; global, the direct projection of each body's distance links
- * (solver/direct/direct.h); collide_every; shock_iterations, the last iterations that hold contact
- * points still (shock propagation, Guendelman, Bridson and Fedkiw 2003); and threads and kernel,
- * which change how the links are relaxed but never a result (every combination gives the same bits:
- * tests/check_batch.c). */
+ * (solver/direct/direct.h); collide_every; shock_iterations, the last iterations that hold
+ * contact points still (shock propagation, Guendelman, Bridson and Fedkiw 2003); and threads
+ * and kernel, which change how the links are relaxed but never a result (every combination
+ * gives the same bits: tests/check_batch.c). */
 #include <limits.h>
 #include <math.h>
 
@@ -15,7 +15,7 @@
 #define SCENARIO_MAX_THREADS 64
 
 // clang-format off
-static const struct sjson_key solver_keys[] = {
+const struct sjson_key scenario_solver_keys[] = {
     {"method", 0},
     {"iterations", 0},
     {"order", 0},
@@ -32,9 +32,9 @@ static const struct sjson_key solver_keys[] = {
 // clang-format on
 
 /* Enum values as the file writes them, indexed by the model's enums. */
-static const char *const method_names[] = {"verlet", "pbd", "xpbd", NULL};
-static const char *const order_names[] = {"forward", "alternate", "colored", NULL};
-static const char *const kernel_names[] = {"batched", "simple", NULL};
+const char *const scenario_method_names[] = {"verlet", "pbd", "xpbd", NULL};
+const char *const scenario_order_names[] = {"forward", "alternate", "colored", NULL};
+const char *const scenario_kernel_names[] = {"batched", "simple", NULL};
 
 /* Warns when solver.damping was written for a method whose damping means something else
  * (a factor per substep under verlet, a fraction per second under pbd and xpbd) and an
@@ -56,8 +56,8 @@ static int check_damping_method(struct loader *ld)
                      "here), but %s reads it as %s (%.4g /s): replace it by solver.damping_rate "
                      "%.6g, which means the same under every method",
                      m->damping, model_method_name(as_written.method),
-                     file_verlet ? "a factor per substep" : "the fraction kept per second", meant,
-                     model_method_name(m->method),
+                     file_verlet ? "a factor per substep" : "the fraction kept per second",
+                     meant, model_method_name(m->method),
                      file_verlet ? "the fraction kept per second" : "a factor per substep", now,
                      meant))
         return loader_oom(ld);
@@ -89,9 +89,9 @@ static int read_method(struct loader *ld, const cJSON *s)
     int method = (int)m->method, order = (int)m->order;
     long long iterations = m->iterations;
     double rate = -1;
-    if (sjson_get_enum(&ld->cx, s, "solver", "method", method_names, &method) ||
+    if (sjson_get_enum(&ld->cx, s, "solver", "method", scenario_method_names, &method) ||
         sjson_get_integer(&ld->cx, s, "solver", "iterations", 1, INT_MAX, &iterations) ||
-        sjson_get_enum(&ld->cx, s, "solver", "order", order_names, &order) ||
+        sjson_get_enum(&ld->cx, s, "solver", "order", scenario_order_names, &order) ||
         read_damping(ld, s, &rate))
         return CATENA_EINPUT;
     m->method = (enum solver_method)method;
@@ -108,7 +108,7 @@ static int read_perf(struct loader *ld, const cJSON *s)
     long long threads = ld->m->threads;
     int kernel = (int)ld->m->kernel;
     if (sjson_get_integer(&ld->cx, s, "solver", "threads", 1, SCENARIO_MAX_THREADS, &threads) ||
-        sjson_get_enum(&ld->cx, s, "solver", "kernel", kernel_names, &kernel))
+        sjson_get_enum(&ld->cx, s, "solver", "kernel", scenario_kernel_names, &kernel))
         return CATENA_EINPUT;
     ld->m->threads = (int)threads;
     ld->m->kernel = (enum solver_kernel)kernel;
@@ -134,8 +134,8 @@ static int read_contact(struct loader *ld, const cJSON *s)
 int scenario_read_solver(struct loader *ld)
 {
     const cJSON *s;
-    if (sjson_object(&ld->cx, ld->root, "", "solver", solver_keys, &s) || read_method(ld, s) ||
-        read_perf(ld, s) || read_contact(ld, s) ||
+    if (sjson_object(&ld->cx, ld->root, "", "solver", scenario_solver_keys, &s) ||
+        read_method(ld, s) || read_perf(ld, s) || read_contact(ld, s) ||
         loader_get_bool(ld, s, "solver", "max_length_pass", &ld->m->max_length_pass) ||
         loader_get_bool(ld, s, "solver", "global", &ld->m->global))
         return CATENA_EINPUT;
