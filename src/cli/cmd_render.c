@@ -52,7 +52,8 @@ static const struct cmd_option render_options[] = {
     {.name = "video",
      .key = OPT_VIDEO,
      .arg = "FILE",
-     .help = "pipe the frames to ffmpeg into FILE (.mp4, .webm or\n.gif) instead of writing frames/",
+     .help =
+         "pipe the frames to ffmpeg into FILE (.mp4, .webm or\n.gif) instead of writing frames/",
      .complete = CMD_FILES},
     {.name = "quiet",
      .key = 'q',
@@ -234,8 +235,8 @@ static int cmd_render(int argc, char **argv)
     if (video)
         status = render_video(sc, run_dir, video, out_dir ? out_dir : run_dir, quiet);
     else
-        status = cmd_render_scenario(sc, sc->output.render, run_dir, out_dir ? out_dir : run_dir,
-                                     quiet);
+        status =
+            cmd_render_scenario(sc, sc->output.render, run_dir, out_dir ? out_dir : run_dir, quiet);
     scenario_destroy(sc);
     goto done;
 bad_usage:

@@ -56,8 +56,8 @@ static int check_damping_method(struct loader *ld)
                      "here), but %s reads it as %s (%.4g /s): replace it by solver.damping_rate "
                      "%.6g, which means the same under every method",
                      m->damping, model_method_name(as_written.method),
-                     file_verlet ? "a factor per substep" : "the fraction kept per second",
-                     meant, model_method_name(m->method),
+                     file_verlet ? "a factor per substep" : "the fraction kept per second", meant,
+                     model_method_name(m->method),
                      file_verlet ? "the fraction kept per second" : "a factor per substep", now,
                      meant))
         return loader_oom(ld);
