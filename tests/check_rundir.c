@@ -382,6 +382,7 @@ END_TEST
 START_TEST(test_outputs)
 {
     ck_assert(rundir_is_output("trajectory.npy"));
+    ck_assert(rundir_is_output("model.json"));
     ck_assert(rundir_is_output("frames/frame-000012.png"));
     ck_assert(rundir_is_output("frames/frame-1234567.png"));
     ck_assert(rundir_is_output("render.json"));

@@ -699,7 +699,7 @@ static int write_summary(const char *d, const struct scenario *scn, const struct
     struct rundir_writer w;
     int rc = rundir_begin(&w, d, RUNDIR_SUMMARY, NULL, 0, NULL, err);
     if (rc == CATENA_OK)
-        rc = summary_write(&w, scn, r, NULL, err);
+        rc = summary_write(&w, scn, r, NULL, NULL, err);
     rundir_writer_free(&w);
     return rc;
 }
@@ -812,7 +812,7 @@ START_TEST(test_summary_missing_dir)
     /* the directory goes while the run runs */
     ck_assert_int_eq(unlink(running), 0);
     ck_assert_int_eq(rmdir(missing), 0);
-    ck_assert_int_eq(summary_write(&w, scn, &r, NULL, &err), CATENA_EFAIL);
+    ck_assert_int_eq(summary_write(&w, scn, &r, NULL, NULL, &err), CATENA_EFAIL);
     ck_assert_msg(strstr(err.msg, "gone/summary.json: cannot create") != NULL, "%s", err.msg);
     rundir_writer_free(&w);
     free(running);

@@ -121,10 +121,10 @@ if [ $can_mount = yes ]; then
     expect_status 1 "full file system: exit 1"
     expect_message "$tmp/full/run/trajectory.csv: cannot write: No space left on device" \
         "full file system: the message names the file"
-    # scenario.json, written whole before the run started, and summary.json, which says the
-    # run did not finish ("running" when even the final one could not be written), are all
-    # that stays.
-    expect_eq "$(ls -A "$tmp/full/run" | tr '\n' ' ')" "scenario.json summary.json " \
+    # scenario.json and model.json, written whole before the run started, and summary.json,
+    # which says the run did not finish ("running" when even the final one could not be
+    # written), are all that stays.
+    expect_eq "$(ls -A "$tmp/full/run" | tr '\n' ' ')" "model.json scenario.json summary.json " \
         "full file system: no partial file, no temporary file"
     check "full file system: summary.json does not say ok" \
         sh -c "! grep -q '\"status\":.*\"ok\"' '$tmp/full/run/summary.json'"

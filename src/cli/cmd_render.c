@@ -1,7 +1,8 @@
 /* `catena render RUN_DIR`: draws the PNG frames (and contact sheet) of a finished run from its
- * scenario.json and trajectory, as its summary.json lists them; only output.render settings may
- * change, since the run is done. The frames are listed in OUT/render.json; OUT is locked while
- * they are drawn; SIGINT and SIGTERM end the drawing cleanly (exit 130, 143). */
+ * scenario.json and trajectory, as its summary.json lists them, or with --video FILE pipes them
+ * to ffmpeg; only output.render settings may change, since the run is done. What is drawn into
+ * OUT is listed in OUT/render.json; OUT is locked while drawing; SIGINT and SIGTERM end the
+ * drawing cleanly (exit 130, 143). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 
@@ -24,6 +25,7 @@ enum {
     OPT_CONTACT_SHEET,
     OPT_LEVEL,
     OPT_SET,
+    OPT_VIDEO,
 };
 
 static int cmd_render(int argc, char **argv);
@@ -54,6 +56,12 @@ static const struct cmd_option render_options[] = {
      .key = OPT_SET,
      .arg = "PATH=VALUE",
      .help = "override an output.render setting, e.g.\noutput.render.line_width=3 (repeatable)"},
+    {.name = "video",
+     .key = OPT_VIDEO,
+     .arg = "FILE",
+     .help =
+         "pipe the frames to ffmpeg into FILE (.mp4, .webm or\n.gif) instead of writing frames/",
+     .complete = CMD_FILES},
     {.name = "quiet",
      .key = 'q',
      .help = "no progress line (shown only when stderr is a terminal)"},
@@ -69,7 +77,8 @@ const struct cmd_spec cmd_render_spec = {
              "sheet of a finished run from its scenario.json and trajectory. Only the\n"
              "output.render settings can change: the run is done.",
     .options = render_options,
-    .example = "catena render runs/hanging-chain --fps 30 --size 640x480 --contact-sheet",
+    .example = "catena render runs/hanging-chain --fps 30 --size 640x480 --contact-sheet\n"
+               "catena render runs/hanging-chain --video chain.mp4",
     .operand_complete = CMD_DIRS,
 };
 
@@ -143,15 +152,16 @@ static struct scenario *load_run(struct rundir *run, const struct cmd_overrides 
 
 /* Draws the run in run_dir into out_dir, holding out_dir's lock, with SIGINT and SIGTERM
  * caught so that a signal ends the drawing cleanly: exit status 128+N. */
-static int render_locked(struct rundir *run, struct scenario *sc, const char *out_dir, int quiet)
+static int render_locked(struct rundir *run, struct scenario *sc, const char *out_dir,
+                         const char *video, int quiet)
 {
     struct dirlock lock;
     struct render_result res = {0};
     struct catena_error err;
     int rc = outfile_mkdirs(out_dir, &err);
     if (rc == CATENA_OK && (rc = dirlock_take(&lock, out_dir, &err)) == CATENA_OK) {
-        rc = render_run_from(sc, sc->output.render, run, out_dir, !quiet && isatty(STDERR_FILENO),
-                             &res, &err);
+        rc = render_run_from(sc, sc->output.render, run, out_dir, video,
+                             !quiet && isatty(STDERR_FILENO), &res, &err);
         dirlock_release(&lock);
     }
     if (rc != CATENA_OK)
@@ -159,9 +169,10 @@ static int render_locked(struct rundir *run, struct scenario *sc, const char *ou
     return res.signal ? stop_exit_status(res.signal) : rc;
 }
 
-/* catena render RUN_DIR: the run as its manifest lists it, drawn into out_dir. */
-static int render_dir(const char *run_dir, const char *out_dir, const struct cmd_overrides *co,
-                      int sheet, int quiet)
+/* catena render RUN_DIR: the run as its manifest lists it, drawn into out_dir (or the video
+ * file video, when not NULL). */
+static int render_dir(const char *run_dir, const char *out_dir, const char *video,
+                      const struct cmd_overrides *co, int sheet, int quiet)
 {
     struct stop_handlers stop;
     struct catena_error err;
@@ -175,7 +186,7 @@ static int render_dir(const char *run_dir, const char *out_dir, const struct cmd
         cmd_report(&err);
     } else {
         sc->output.render->sheet.enabled |= sheet;
-        status = render_locked(run, sc, out_dir, quiet);
+        status = render_locked(run, sc, out_dir, video, quiet);
     }
     if (stop_requested() && status != CATENA_OK)
         status = stop_exit_status(stop_requested());
@@ -190,7 +201,7 @@ static int cmd_render(int argc, char **argv)
     struct render_cli cli = {0};
     struct cmd_overrides co; /* one --set per argument at most, and the 5 dedicated ones */
     char size[32];
-    const char *out_dir = NULL;
+    const char *out_dir = NULL, *video = NULL;
     int quiet = 0, sheet = 0, status = EXIT_USAGE, c;
     if (cmd_overrides_init(&co, (size_t)argc + 5))
         return cmd_no_memory();
@@ -233,6 +244,9 @@ static int cmd_render(int argc, char **argv)
             if (check_render_set(optarg) || cmd_parse_set(optarg, &co))
                 goto bad_usage;
             break;
+        case OPT_VIDEO:
+            video = optarg;
+            break;
         default: /* CMD_OPT_BAD: reported */
             goto done;
         }
@@ -240,7 +254,7 @@ static int cmd_render(int argc, char **argv)
     if (cmd_one_operand(argc, argv, "render", "RUN_DIR"))
         goto bad_usage;
     render_overrides(&cli, &co);
-    status = render_dir(argv[optind], out_dir ? out_dir : argv[optind], &co, sheet, quiet);
+    status = render_dir(argv[optind], out_dir ? out_dir : argv[optind], video, &co, sheet, quiet);
     goto done;
 bad_usage:
     status = cmd_usage_error();

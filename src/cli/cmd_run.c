@@ -163,13 +163,21 @@ static int run_scenario(const struct scenario *sc, const char *out_dir, int quie
         snprintf(dir, n, "runs/%s", name);
         out_dir = dir;
     }
-    const struct run_options o = {
-        .out_dir = out_dir, .progress = !quiet && isatty(STDERR_FILENO), .plot = plot, .render = 1};
+    struct warnings warnings = {0};
+    const struct run_options o = {.out_dir = out_dir,
+                                  .progress = !quiet && isatty(STDERR_FILENO),
+                                  .plot = plot,
+                                  .render = 1,
+                                  .warnings = &warnings};
     struct run_result r;
     struct catena_error err;
+    const char *label = sc->provenance.source ? sc->provenance.source : sc->provenance.name;
+    cmd_warnings(label, &sc->warnings);
     int status = run_simulation(sc, &o, &r, &err);
     if (status != CATENA_OK)
         cmd_report(&err);
+    cmd_warnings(label, &warnings);
+    warnings_clear(&warnings);
     if (r.status == RUN_INTERRUPTED)
         status = stop_exit_status(r.signal); /* as the shell reports a process killed by it */
     free(dir);

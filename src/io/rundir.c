@@ -22,10 +22,11 @@
 /* Every name catena writes into a run directory, besides frames/frame-NNNNNN.png. An output
  * added to catena adds its name here, or a rerun leaves it behind. */
 static const char *const outputs[] = {
-    "scenario.json",         "trajectory.csv", "trajectory.json", "trajectory.npy",
-    "trajectory-frames.npy", "events.csv",     "metrics.csv",     "topology.csv",
-    "catenary.json",         "catenary.txt",   "catenary.png",    "contact-sheet.png",
-    RUNDIR_RENDER,
+    "scenario.json",     "model.json",     "trajectory.csv",
+    "trajectory.json",   "trajectory.npy", "trajectory-frames.npy",
+    "events.csv",        "metrics.csv",    "topology.csv",
+    "catenary.json",     "catenary.txt",   "catenary.png",
+    "contact-sheet.png", RUNDIR_RENDER,
 };
 
 int rundir_is_output(const char *name)

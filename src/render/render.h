@@ -2,8 +2,8 @@
  * `catena render RUN_DIR` draw the same pictures), framed by a camera fitted to the whole run
  * so it never jumps, timed in simulated seconds with positions interpolated between the two
  * recorded steps around each frame's time, and written as RUN_DIR/frames/frame-NNNNNN.png
- * plus an optional contact sheet, listed in RUN_DIR/render.json. The options are
- * output.render of catena-scenario(5). */
+ * plus an optional contact sheet, listed in RUN_DIR/render.json, or piped to ffmpeg as a video
+ * (render/video.h). The options are output.render of catena-scenario(5). */
 #ifndef CATENA_RENDER_H
 #define CATENA_RENDER_H
 
@@ -26,18 +26,30 @@ int render_run(const struct scenario *scn, const struct render_opts *o, const ch
                const char *out_dir, int progress, struct render_result *res,
                struct catena_error *err);
 
+/* The same frames piped to ffmpeg into the video file video (.mp4, .webm or .gif,
+ * render/video.h) instead of written as PNG files; out_dir gets the contact sheet, when
+ * asked. The frame rate is fps, or with `every` the recorded steps in real time. Before
+ * anything is drawn: CATENA_EINPUT for another file type, CATENA_EFAIL when ffmpeg is not
+ * installed (the message names the Debian package); CATENA_EFAIL too when ffmpeg fails, and
+ * then no video file is left. */
+int render_run_video(const struct scenario *scn, const struct render_opts *o, const char *run_dir,
+                     const char *video, const char *out_dir, int progress,
+                     struct render_result *res, struct catena_error *err);
+
 /* Draws the run src (its listed trajectory, and topology.csv when the model's links or pins
- * can change) into out_dir/frames/frame-NNNNNN.png, and out_dir/contact-sheet.png when
- * asked, with the options o (the scenario's own are scn->output.render), listed in
+ * can change) into out_dir/frames/frame-NNNNNN.png, or into the video file video when it is
+ * not NULL (render_run_video), and out_dir/contact-sheet.png when asked, with the options o
+ * (the scenario's own are scn->output.render). What goes into out_dir is listed in
  * out_dir/render.json (a manifest, io/rundir.h: "running" while drawing; the previous
- * render's files are removed first). The caller holds out_dir's lock (core/dirlock.h).
- * scn must be the scenario the run was made from. A stop requested by SIGINT or SIGTERM
- * (core/stop.h) ends the drawing after the frame being written: res->signal says which,
- * render.json says "interrupted" and lists the frames drawn. progress = 1 shows a progress
- * line on stderr. CATENA_EINPUT for a trajectory that does not match the model or cannot be
- * read, CATENA_EFAIL when a file cannot be written or a signal stopped it. */
+ * render's files are removed first; a video alone writes none). The caller holds out_dir's
+ * lock (core/dirlock.h). scn must be the scenario the run was made from. A stop requested
+ * by SIGINT or SIGTERM (core/stop.h) ends the drawing after the frame being written:
+ * res->signal says which, render.json says "interrupted" and lists the frames drawn, and a
+ * video is not kept. progress = 1 shows a progress line on stderr. CATENA_EINPUT for a
+ * trajectory that does not match the model or cannot be read, CATENA_EFAIL when a file
+ * cannot be written or a signal stopped it. */
 int render_run_from(const struct scenario *scn, const struct render_opts *o, struct rundir *src,
-                    const char *out_dir, int progress, struct render_result *res,
+                    const char *out_dir, const char *video, int progress, struct render_result *res,
                     struct catena_error *err);
 
 /* The frames a run of all the model's steps would get (fewer if it stops early). */

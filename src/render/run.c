@@ -18,6 +18,7 @@
 #include "core/stop.h"
 #include "render/internal.h"
 #include "render/range.h"
+#include "render/video.h"
 #include "io/traj_read.h"
 
 /* ---- the recorded trajectory, two frames at a time ---- */
@@ -269,8 +270,11 @@ struct job {
     int ntiles;
     vec3 *x; /* [npoints] interpolated positions */
     char *frames_dir;
+    const char *video_path;     /* NULL: PNG files in frames_dir */
+    struct render_video *video; /* ffmpeg, while the frames are piped to it */
+    int video_failed;           /* a frame could not be piped */
     long nframes, last;
-    long drawn;               /* frames written so far */
+    long drawn;               /* frames written (or piped) so far */
     struct rundir_writer out; /* render.json */
     int writing;              /* render.json says "running" */
 };
@@ -284,6 +288,20 @@ static void interpolate(const struct source *s, double step, vec3 *x)
     }
     for (size_t i = 0; i < s->m->npoints; i++)
         x[i] = v3_add(s->a[i], v3_scale(v3_sub(s->b[i], s->a[i]), alpha));
+}
+
+/* Frame k: to ffmpeg, or to frames/frame-NNNNNN.png. */
+static int emit_frame(struct job *j, const struct png_write_opts *po, long k,
+                      struct catena_error *err)
+{
+    if (j->video) {
+        const int rc = render_video_frame(j->video, j->r, err);
+        j->video_failed = rc != CATENA_OK;
+        return rc;
+    }
+    char name[32];
+    snprintf(name, sizeof name, "frame-%06ld.png", k);
+    return png_write_raster(j->r, j->frames_dir, name, po, err);
 }
 
 static int draw_frames(struct job *j, struct rundir *src, int progress, struct catena_error *err)
@@ -309,9 +327,7 @@ static int draw_frames(struct job *j, struct rundir *src, int progress, struct c
             break;
         interpolate(&s, f.step, j->x);
         render_scene_draw(j->sc, j->r, &f);
-        char name[32];
-        snprintf(name, sizeof name, "frame-%06ld.png", k);
-        rc = png_write_raster(j->r, j->frames_dir, name, &po, err);
+        rc = emit_frame(j, &po, k, err);
         j->drawn += rc == CATENA_OK;
         while (rc == CATENA_OK && j->sheet && tile < j->ntiles &&
                render_sheet_frame(tile, j->ntiles, j->nframes) == k) {
@@ -354,10 +370,21 @@ static int setup_job(struct job *j, const struct scenario *scn, const struct ren
     if (o->sheet.enabled &&
         !(j->sheet = render_sheet_create(&o->sheet, j->ntiles, o->width, o->height, err)))
         return err->code;
-    if (render_output_begin(&j->out, out_dir, src, j->nframes, o->sheet.enabled, err))
+    /* render.json lists what goes into out_dir: the frames, or with a video (which goes where
+     * it is asked to) the contact sheet alone; a video alone writes nothing there */
+    if (j->video_path && !o->sheet.enabled)
+        return CATENA_OK;
+    if (render_output_begin(&j->out, out_dir, src, j->video_path ? 0 : j->nframes, o->sheet.enabled,
+                            err))
         return err->code;
     j->writing = 1;
-    return outfile_mkdirs(j->frames_dir, err);
+    return j->video_path ? CATENA_OK : outfile_mkdirs(j->frames_dir, err);
+}
+
+/* The video's frame rate: fps, or with `every` the recorded steps played in real time. */
+static double video_fps(const struct render_opts *o, const struct model *m)
+{
+    return o->every > 0 ? 1 / ((double)o->every * m->dt) : o->fps;
 }
 
 /* Ends render.json: "interrupted" with the frames drawn when a signal stopped the drawing
@@ -368,8 +395,10 @@ static int finish(struct job *j, const struct rundir *src, int rc, struct render
     if (rc != CATENA_OK && stop_requested()) {
         res->signal = stop_requested();
         rc = error_set(err, CATENA_EFAIL, "%s: interrupted by %s while drawing (%ld of %ld frames)",
-                       j->frames_dir ? j->frames_dir : src->dir, stop_signal_name(res->signal),
-                       j->drawn, j->nframes);
+                       j->video_path   ? j->video_path
+                       : j->frames_dir ? j->frames_dir
+                                       : src->dir,
+                       stop_signal_name(res->signal), j->drawn, j->nframes);
     }
     if (!j->writing)
         return rc;
@@ -383,18 +412,29 @@ static int finish(struct job *j, const struct rundir *src, int rc, struct render
 }
 
 int render_run_from(const struct scenario *scn, const struct render_opts *o, struct rundir *src,
-                    const char *out_dir, int progress, struct render_result *res,
+                    const char *out_dir, const char *video, int progress, struct render_result *res,
                     struct catena_error *err)
 {
     const double start = clock_monotonic_s();
-    struct job j = {0};
+    struct job j = {.video_path = video};
     error_clear(err);
     *res = (struct render_result){0};
-    int rc = setup_job(&j, scn, o, src, out_dir, err);
+    int rc = video ? render_video_check(video, err) : CATENA_OK;
+    if (rc == CATENA_OK)
+        rc = setup_job(&j, scn, o, src, out_dir, err);
+    if (rc == CATENA_OK && video &&
+        !(j.video = render_video_open(video, o->width, o->height, video_fps(o, scn->model), err)))
+        rc = err->code;
     if (rc == CATENA_OK)
         rc = draw_frames(&j, src, progress, err);
     if (rc == CATENA_OK && stop_requested())
         rc = CATENA_EFAIL; /* stopped between frames: finish says so */
+    /* after a frame ffmpeg did not take, close says how ffmpeg ended; after another error
+     * (or a signal) there is nothing to keep */
+    if (j.video && (rc == CATENA_OK || j.video_failed))
+        rc = render_video_close(j.video, err);
+    else
+        render_video_abort(j.video);
     if (rc == CATENA_OK && j.sheet)
         rc = render_sheet_write(j.sheet, out_dir, o->level, err);
     rc = finish(&j, src, rc, res, err);
@@ -408,15 +448,30 @@ int render_run_from(const struct scenario *scn, const struct render_opts *o, str
     return rc;
 }
 
-int render_run(const struct scenario *scn, const struct render_opts *o, const char *run_dir,
-               const char *out_dir, int progress, struct render_result *res,
-               struct catena_error *err)
+/* render_run and render_run_video: the run in run_dir as its manifest lists it. */
+static int render_dir(const struct scenario *scn, const struct render_opts *o, const char *run_dir,
+                      const char *out_dir, const char *video, int progress,
+                      struct render_result *res, struct catena_error *err)
 {
     struct rundir *src;
     *res = (struct render_result){0};
     if (rundir_open(run_dir, &src, err))
         return err->code;
-    const int rc = render_run_from(scn, o, src, out_dir, progress, res, err);
+    const int rc = render_run_from(scn, o, src, out_dir, video, progress, res, err);
     rundir_close(src);
     return rc;
+}
+
+int render_run(const struct scenario *scn, const struct render_opts *o, const char *run_dir,
+               const char *out_dir, int progress, struct render_result *res,
+               struct catena_error *err)
+{
+    return render_dir(scn, o, run_dir, out_dir, NULL, progress, res, err);
+}
+
+int render_run_video(const struct scenario *scn, const struct render_opts *o, const char *run_dir,
+                     const char *video, const char *out_dir, int progress,
+                     struct render_result *res, struct catena_error *err)
+{
+    return render_dir(scn, o, run_dir, out_dir, video, progress, res, err);
 }

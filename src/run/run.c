@@ -1,9 +1,10 @@
-/* The run loop: fixed steps of the solver, a frame recorded every `every` steps, a check for
- * a diverged (non-finite or absurd) state after each step, SIGINT/SIGTERM, the frames when
- * rendering is on, and summary.json. The run holds its directory's lock throughout, and the
- * directory holds this run alone: summary.json says "running" before anything else is
- * written and the earlier run's files are gone (io/rundir.h). However a run ends, the frames
- * recorded so far are committed whole and the summary says why. */
+/* The run loop: scenario.json and model.json first, then fixed steps of the solver, a frame
+ * recorded every `every` steps, a check for a diverged (non-finite or absurd) state after each
+ * step, SIGINT/SIGTERM, the frames when rendering is on, and summary.json. The run holds its
+ * directory's lock throughout, and the directory holds this run alone: summary.json says
+ * "running" before anything else is written and the earlier run's files are gone
+ * (io/rundir.h). However a run ends, the frames recorded so far are committed whole and the
+ * summary says why. */
 #define _POSIX_C_SOURCE 200809L
 #include "run/run.h"
 
@@ -13,18 +14,19 @@
 #include "run/events.h"
 #include "analysis/metrics.h"
 #include "core/clock.h"
-#include "core/dirlock.h"
 #include "core/outfile.h"
 #include "core/progress.h"
 #include "core/stop.h"
 #include "analysis/report_catenary.h"
 #include "io/rundir.h"
 #include "render/render.h"
+#include "run/plausible.h"
 #include "run/run_dir.h"
 #include "run/settle.h"
 #include "solver/solver.h"
 #include "solver/state.h"
 #include "run/summary.h"
+#include "io/model_json.h"
 #include "io/topology.h"
 #include "io/traj.h"
 
@@ -45,6 +47,8 @@ struct run {
     struct metrics_writer *metrics;  /* NULL unless metrics.csv is written */
     struct topology_log *topology;   /* topology.csv; NULL when nothing can change */
     long diverged;                   /* first diverged point, or -1 */
+    struct plausible start;          /* what the initial state says about the end */
+    struct warnings warnings;        /* the end's plausibility warnings */
     struct stop_handlers stop;       /* SIGINT, SIGTERM: the handlers to restore at the end */
 };
 
@@ -194,8 +198,7 @@ static const char *source_name(const struct scenario *sc)
     return p->source ? p->source : p->name ? p->name : "model";
 }
 
-/* The message for a run that stopped early (diverged or interrupted while stepping);
- * CATENA_OK otherwise. */
+/* The message for a run that stopped early (diverged or interrupted); CATENA_OK otherwise. */
 static int stopped_error(const struct run *run, const struct run_result *r,
                          struct catena_error *err)
 {
@@ -270,7 +273,8 @@ static int draw_frames(struct run_dir *d, const struct scenario *sc, const struc
     if (!src)
         return error_set(err, CATENA_EFAIL, "%s: out of memory", o->out_dir);
     struct render_result res;
-    const int rc = render_run_from(sc, sc->output.render, src, o->out_dir, o->progress, &res, err);
+    const int rc =
+        render_run_from(sc, sc->output.render, src, o->out_dir, NULL, o->progress, &res, err);
     rundir_close(src);
     if (res.signal) {
         r->status = RUN_INTERRUPTED;
@@ -286,6 +290,8 @@ static int run_outputs(struct run *run, const struct run_options *o, struct run_
     const char *dir = o->out_dir;
     int rc = write_scenario(dir, run->sc, err);
     if (rc == CATENA_OK)
+        rc = model_json_write(dir, run->m, err);
+    if (rc == CATENA_OK)
         rc = writers_open(run, dir, err);
     if (rc == CATENA_OK)
         rc = events_log_open(run->ev, dir, err);
@@ -297,6 +303,9 @@ static int run_outputs(struct run *run, const struct run_options *o, struct run_
         r->wall_s = clock_monotonic_s() - start;
     }
     fill_result(run, r);
+    if (rc == CATENA_OK && r->status == RUN_OK &&
+        plausible_end(&run->start, run->lm, run->s, &run->warnings))
+        rc = error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(run->sc));
     if (rc == CATENA_OK)
         rc = writers_close(run, err);
     else
@@ -320,8 +329,9 @@ static int run_in_dir(struct run *run, struct run_dir *d, const struct run_optio
         r->status = RUN_FAILED; /* a file is missing: readers must not take the directory */
     if (outfile_error_lost(err))
         return rc; /* the directory is being removed: a summary now would keep it alive */
-    const int summed = summary_write(&d->w, run->sc, r, rc != CATENA_OK ? err->msg : NULL,
-                                     rc != CATENA_OK ? &later : err);
+    const int summed =
+        summary_write(&d->w, run->sc, r, &run->warnings, rc != CATENA_OK ? err->msg : NULL,
+                      rc != CATENA_OK ? &later : err);
     if (rc != CATENA_OK || summed != CATENA_OK)
         return rc != CATENA_OK ? rc : summed;
     if (drawn != CATENA_OK) {
@@ -349,6 +359,7 @@ int run_simulation(const struct scenario *sc, const struct run_options *o, struc
         events_destroy(run.ev);
         return error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(sc));
     }
+    plausible_begin(&run.start, m, run.s);
     /* Caught before anything is written, so a signal never leaves a temporary file behind. */
     stop_catch(&run.stop);
     struct run_dir d;
@@ -358,6 +369,11 @@ int run_simulation(const struct scenario *sc, const struct run_options *o, struc
         run_dir_close(&d);
     }
     stop_restore(&run.stop);
+    if (o->warnings) { /* handed over, the caller's to print and clear */
+        *o->warnings = run.warnings;
+        run.warnings = (struct warnings){0};
+    }
+    warnings_clear(&run.warnings);
     state_destroy(run.s);
     events_destroy(run.ev);
     return rc;

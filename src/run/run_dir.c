@@ -17,6 +17,7 @@ static size_t planned_outputs(const struct scenario *sc, const char *names[MAX_P
     size_t n = 0;
     if (sc->provenance.json)
         names[n++] = "scenario.json";
+    names[n++] = "model.json";
     if (sc->output.formats & FORMAT_CSV)
         names[n++] = "trajectory.csv";
     if (sc->output.formats & FORMAT_JSON)

@@ -1,7 +1,7 @@
 /* summary.json: what ran (catena version, scenario hash, effective parameters, counts) and
  * how it ended (status, steps, simulated and wall time, speed, final metrics, and for a
  * diverged run the step and point where positions stopped being finite, for a failed one
- * why); io/rundir adds the manifest (run_id, files). */
+ * why, warnings); io/rundir adds the manifest (run_id, files). */
 #include "run/summary.h"
 
 #include <cjson/cJSON.h>
@@ -48,6 +48,7 @@ static void add_parameters(cJSON *root, const struct scenario *sc, int *ok)
     need(json_out_add_number(p, "iterations", m->iterations), ok);
     need(cJSON_AddStringToObject(p, "order", model_order_name(m->order)), ok);
     need(json_out_add_number(p, "damping", m->damping), ok);
+    need(json_out_add_number(p, "damping_rate", model_damping_rate(m, m->damping)), ok);
     add_item(p, "max_length_pass", cJSON_CreateBool(m->max_length_pass), ok);
     add_item(p, "global", cJSON_CreateBool(m->global), ok);
     need(json_out_add_number(p, "collide_every", m->collide_every), ok);
@@ -61,6 +62,22 @@ static void add_parameters(cJSON *root, const struct scenario *sc, int *ok)
     for (unsigned bit = FORMAT_CSV; bit <= FORMAT_NPY; bit <<= 1)
         if (sc->output.formats & bit)
             add_item(formats, NULL, cJSON_CreateString(traj_format_name(bit)), ok);
+}
+
+/* "warnings": [{"code": CODE, "message": MESSAGE}...] from each list in turn. */
+static void add_warnings(cJSON *root, const struct warnings *a, const struct warnings *b, int *ok)
+{
+    cJSON *list = need(cJSON_AddArrayToObject(root, "warnings"), ok);
+    const struct warnings *lists[2] = {a, b};
+    for (int k = 0; k < 2 && list; k++)
+        for (size_t i = 0; lists[k] && i < lists[k]->n; i++) {
+            cJSON *o = need(cJSON_CreateObject(), ok);
+            add_item(list, NULL, o, ok);
+            if (!o)
+                continue;
+            need(cJSON_AddStringToObject(o, "code", lists[k]->list[i].code), ok);
+            need(cJSON_AddStringToObject(o, "message", lists[k]->list[i].message), ok);
+        }
 }
 
 /* catena_version and scenario: what summary.json says from the start. */
@@ -89,7 +106,8 @@ cJSON *summary_head(const struct scenario *sc)
     return root;
 }
 
-static cJSON *build(const struct scenario *sc, const struct run_result *r, const char *error)
+static cJSON *build(const struct scenario *sc, const struct run_result *r, const struct warnings *w,
+                    const char *error)
 {
     const struct model *m = sc->model;
     int ok = 1;
@@ -146,6 +164,7 @@ static cJSON *build(const struct scenario *sc, const struct run_result *r, const
     }
     if (r->status == RUN_FAILED)
         need(add_string_or_null(root, "error", error), &ok);
+    add_warnings(root, &sc->warnings, w, &ok);
     if (!ok) {
         cJSON_Delete(root);
         return NULL;
@@ -153,12 +172,12 @@ static cJSON *build(const struct scenario *sc, const struct run_result *r, const
     return root;
 }
 
-int summary_write(struct rundir_writer *w, const struct scenario *sc, const struct run_result *r,
-                  const char *error, struct catena_error *err)
+int summary_write(struct rundir_writer *out, const struct scenario *sc, const struct run_result *r,
+                  const struct warnings *w, const char *error, struct catena_error *err)
 {
-    cJSON *root = build(sc, r, error);
-    const int rc = root ? rundir_finish(w, root, err)
-                        : error_set(err, CATENA_EFAIL, "%s/summary.json: out of memory", w->dir);
+    cJSON *root = build(sc, r, w, error);
+    const int rc = root ? rundir_finish(out, root, err)
+                        : error_set(err, CATENA_EFAIL, "%s/summary.json: out of memory", out->dir);
     cJSON_Delete(root);
     return rc;
 }
