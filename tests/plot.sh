@@ -53,14 +53,25 @@ catena plot run/metrics.csv
 expect_status 2 "a metrics file without -o: exit 2"
 expect_err "give -o FILE.png" "the message says to give -o"
 
-mkdir empty
+small_rope nometrics.json nometrics 10 '"trajectory": ["csv"], "metrics": false'
+catena run -q nometrics.json -o empty
 catena plot empty
-expect_status 2 "a directory without metrics.csv: exit 2"
+expect_status 2 "a run directory without metrics.csv: exit 2"
 expect_err "catena: empty: the run wrote no metrics.csv (output.metrics)" \
     "the message names the missing file"
-mkdir -p fifo && mkfifo fifo/metrics.csv
+mkdir bare
+catena plot bare
+expect_status 2 "a directory that holds no run: exit 2"
+expect_err "catena: bare: no summary.json" "the message says it is no run directory"
+catena run -q rope.json -o fifo
+rm fifo/metrics.csv && mkfifo fifo/metrics.csv
 catena plot fifo
 expect_status 2 "a metrics.csv that is not a regular file: exit 2"
+expect_err "catena: fifo: metrics.csv is not a regular file" "the message names the FIFO"
+mkfifo lone.csv
+catena plot lone.csv -o lone.png
+expect_status 2 "a metrics file given that is a FIFO: exit 2"
+expect_err "catena: lone.csv: cannot read: not a regular file" "the message says why"
 
 printf 'step,time,kinetic\n0,0,1\n1,0.1\n' >ragged.csv
 catena plot ragged.csv --metric kinetic -o ragged.png

@@ -111,7 +111,7 @@ struct csv *csv_read(const char *path, struct catena_error *err)
     }
     if (!(t->text = readfile(path, &len, &e))) {
         error_set(err, e == ENOMEM ? CATENA_EFAIL : CATENA_EINPUT, "%s: cannot read: %s", path,
-                  strerror(e));
+                  readfile_strerror(e));
         csv_destroy(t);
         return NULL;
     }

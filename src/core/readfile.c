@@ -50,20 +50,12 @@ fail:
     return NULL;
 }
 
-char *readfile(const char *path, size_t *len, int *errnum)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        *errnum = errno;
-        return NULL;
-    }
-    return read_all(f, SIZE_MAX, len, errnum);
-}
-
-char *readfile_regular(const char *path, size_t max, size_t *len, int *errnum)
+/* Opens path for reading only if it is a regular file of at most max bytes (see
+ * readfile_regular's errnum values); extra adds O_NOFOLLOW. */
+static FILE *open_regular(const char *path, int extra, size_t max, int *errnum)
 {
     /* O_NONBLOCK: opening a FIFO does not wait for a writer; it is refused right after */
-    const int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | extra);
     struct stat st;
     FILE *f = NULL;
     if (fd < 0) {
@@ -78,11 +70,21 @@ char *readfile_regular(const char *path, size_t max, size_t *len, int *errnum)
         *errnum = EFBIG;
     else if (!(f = fdopen(fd, "rb")))
         *errnum = errno;
-    if (!f) {
+    if (!f)
         close(fd);
-        return NULL;
-    }
-    return read_all(f, max, len, errnum);
+    return f;
+}
+
+char *readfile(const char *path, size_t *len, int *errnum)
+{
+    FILE *f = open_regular(path, 0, SIZE_MAX, errnum);
+    return f ? read_all(f, SIZE_MAX, len, errnum) : NULL;
+}
+
+char *readfile_regular(const char *path, size_t max, size_t *len, int *errnum)
+{
+    FILE *f = open_regular(path, O_NOFOLLOW, max, errnum);
+    return f ? read_all(f, max, len, errnum) : NULL;
 }
 
 const char *readfile_strerror(int e)

@@ -5,7 +5,9 @@
 #include <stddef.h>
 
 /* The whole file, NUL-terminated (*len excludes the NUL), malloc'd; the caller frees it. NULL
- * with *errnum set (an errno value: ENOMEM when out of memory) when it cannot be read. */
+ * with *errnum set (an errno value: ENOMEM when out of memory, EINVAL for a file that is not
+ * a regular one: a FIFO would hang the reader, a device fill its memory) when it cannot be
+ * read. */
 char *readfile(const char *path, size_t *len, int *errnum);
 
 /* As readfile, for a file that must be a regular one of at most max bytes, not reached

@@ -291,7 +291,7 @@ static int summary_load(const char *dir, cJSON **json, struct catena_error *err)
     char *text = readfile(path, &len, &e);
     if (!text)
         rc = error_set(err, e == ENOMEM ? CATENA_EFAIL : CATENA_EINPUT, "%s: cannot read: %s", path,
-                       strerror(e));
+                       readfile_strerror(e));
     else if (!(*json = cJSON_ParseWithLength(text, len)) || !cJSON_IsObject(*json))
         rc = error_set(err, CATENA_EINPUT, "%s: not a JSON object", path);
     if (rc) {

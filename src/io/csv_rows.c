@@ -60,7 +60,7 @@ int csv_rows_read(const char *path, const char *header, struct csv_rows *t,
     int e;
     if (!(t->text = readfile(path, &len, &e)))
         return error_set(err, e == ENOMEM ? CATENA_EFAIL : CATENA_EINPUT, "%s: cannot read: %s",
-                         path, strerror(e));
+                         path, readfile_strerror(e));
     if (strlen(t->text) != len) {
         csv_rows_free(t);
         return error_set(err, CATENA_EINPUT, "%s: a NUL byte in the file", path);

@@ -408,7 +408,7 @@ struct sweep_plan *sweep_load(const char *path, struct catena_error *err)
     }
     if (!(text = readfile(path, &len, &e))) {
         error_set(err, e == ENOMEM ? CATENA_EFAIL : CATENA_EINPUT, "%s: cannot read: %s", path,
-                  strerror(e));
+                  readfile_strerror(e));
         goto fail;
     }
     if (!(root = sjson_parse(path, text, len, err)))

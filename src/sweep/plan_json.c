@@ -194,7 +194,7 @@ struct sweep_plan *sweep_plan_read(const char *dir, struct catena_error *err)
     }
     if (!(text = readfile(path, &len, &e))) {
         error_set(err, CATENA_EINPUT, "%s: cannot read: %s (is %s a sweep directory?)", path,
-                  strerror(e), dir);
+                  readfile_strerror(e), dir);
         goto fail;
     }
     if (!(root = sjson_parse(path, text, len, err)))
