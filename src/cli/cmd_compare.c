@@ -9,8 +9,11 @@
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "core/clock.h"
 #include "io/compare.h"
+#include "io/junit.h"
 
 enum {
     OPT_ATOL = CHAR_MAX + 1,
@@ -18,6 +21,7 @@ enum {
     OPT_STEPS,
     OPT_POINTS,
     OPT_JSON,
+    OPT_JUNIT,
 };
 
 static const struct option compare_longopts[] = {
@@ -26,6 +30,7 @@ static const struct option compare_longopts[] = {
     {"steps", required_argument, NULL, OPT_STEPS},
     {"points", required_argument, NULL, OPT_POINTS},
     {"json", no_argument, NULL, OPT_JSON},
+    {"junit", required_argument, NULL, OPT_JUNIT},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -44,11 +49,50 @@ static int parse_tolerance(const char *option, const char *text, double *out)
     return 0;
 }
 
+/* --junit FILE: the comparison as one test case, named by A, failed (outside tolerance,
+ * with the report as its text) or in error (cannot be compared). Returns status, or
+ * CATENA_EFAIL when the report cannot be written. */
+static int compare_junit(const char *file, const char *a, const char *b, int status,
+                         const struct compare_result *res, const struct catena_error *err,
+                         double seconds)
+{
+    char *report = NULL, *name = NULL;
+    size_t n = 0;
+    FILE *mem = status == CATENA_EFAIL ? open_memstream(&report, &n) : NULL;
+    if (mem) {
+        compare_print(mem, res);
+        fclose(mem);
+    }
+    n = strlen(a) + strlen(b) + sizeof " against ";
+    if ((name = malloc(n)))
+        snprintf(name, n, "%s against %s", a, b);
+    const struct junit_case c = {
+        .name = name ? name : a,
+        .classname = "compare",
+        .time = seconds,
+        .outcome = status == CATENA_OK      ? JUNIT_PASSED
+                   : status == CATENA_EFAIL ? JUNIT_FAILED
+                                            : JUNIT_ERROR,
+        .type = status == CATENA_EFAIL ? "trajectory" : "input",
+        .message = err->msg,
+        .text = report,
+    };
+    const struct junit_suite suite = {"catena compare", seconds, &c, 1};
+    struct catena_error werr;
+    if (junit_write(file, &suite, &werr) != CATENA_OK)
+        status = cmd_report(&werr);
+    free(report);
+    free(name);
+    return status;
+}
+
 /* Opens A and B, compares them and prints the report; exit 0 within tolerance, 1 outside,
  * 2 when they cannot be compared. */
-static int compare_files(const char *a, const char *b, const struct compare_options *opt, int json)
+static int compare_files(const char *a, const char *b, const struct compare_options *opt, int json,
+                         const char *junit)
 {
-    struct catena_error err;
+    const double start = clock_monotonic_s();
+    struct catena_error err = {0};
     struct compare_result res;
     struct traj_reader *ra = traj_read_open(a, &err), *rb = NULL;
     int status = ra ? CATENA_OK : cmd_report(&err);
@@ -73,6 +117,8 @@ static int compare_files(const char *a, const char *b, const struct compare_opti
         if (status == CATENA_EFAIL && err.code == CATENA_EFAIL)
             cmd_report(&err);
     }
+    if (junit)
+        status = compare_junit(junit, a, b, status, &res, &err, clock_monotonic_s() - start);
     traj_read_close(ra);
     traj_read_close(rb);
     return status;
@@ -82,6 +128,7 @@ int cmd_compare(int argc, char **argv)
 {
     struct compare_options opt;
     struct catena_error err;
+    const char *junit = NULL;
     int json = 0, c;
     compare_default_options(&opt);
     optind = 2; /* after "catena compare" */
@@ -113,6 +160,9 @@ int cmd_compare(int argc, char **argv)
         case OPT_JSON:
             json = 1;
             break;
+        case OPT_JUNIT:
+            junit = optarg;
+            break;
         default:
             return cmd_usage_error();
         }
@@ -125,5 +175,5 @@ int cmd_compare(int argc, char **argv)
             fprintf(stderr, "catena: compare: unexpected argument '%s'\n", argv[optind + 2]);
         return cmd_usage_error();
     }
-    return compare_files(argv[optind], argv[optind + 1], &opt, json);
+    return compare_files(argv[optind], argv[optind + 1], &opt, json, junit);
 }
