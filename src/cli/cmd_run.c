@@ -111,15 +111,22 @@ static int run_scenario(const struct scenario *sc, const char *out_dir, int quie
     struct run_result r;
     struct catena_error err;
     int status = run_simulation(sc, &o, &r, &err);
+    for (size_t i = 0; i < r.nchecks; i++)
+        if (r.checks[i].result == CHECK_FAILED)
+            fprintf(stderr, "catena: %s: check \"%s\" failed: %s\n", sc->provenance.source,
+                    r.checks[i].check->name, r.checks[i].message);
     if (status != CATENA_OK)
         cmd_report(&err);
-    /* a diverged run is drawn up to its last good step: that is where to look for the cause */
-    if (sc->output.render && (status == CATENA_OK || r.status == RUN_DIVERGED)) {
+    /* a diverged run is drawn up to its last good step, and one that failed its checks to
+     * its end: that is where to look for the cause */
+    if (sc->output.render &&
+        (status == CATENA_OK || r.status == RUN_DIVERGED || r.checks_failed > 0)) {
         const int rs = cmd_render_scenario(sc, sc->output.render, out_dir, out_dir, quiet);
         status = status != CATENA_OK ? status : rs;
     }
     if (r.status == RUN_INTERRUPTED)
         status = 128 + r.signal; /* as the shell reports a process killed by the signal */
+    run_result_free(&r);
     free(dir);
     return status;
 }

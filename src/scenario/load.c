@@ -40,6 +40,7 @@ static const struct sjson_key top_keys[] = {
     {"attachments", 0},
     {"obstacles", 0},
     {"events", 0},
+    {"checks", 0},
     {NULL, 0},
 };
 // clang-format on
@@ -158,7 +159,8 @@ static int (*const sections[])(struct loader *) = {
     scenario_read_links,
     scenario_read_constraints, /* right after links: it reads links[] again */
     scenario_read_reports,     /* after the pins: the catenary report needs a hanging rope */
-    scenario_read_events,      /* last: cuts append the points and links they reserve */
+    scenario_read_events,      /* cuts append the points and links they reserve */
+    scenario_read_checks,      /* last: a check may name any point */
 };
 // clang-format on
 

@@ -78,6 +78,10 @@ int loader_get_bool(struct loader *ld, const cJSON *obj, const char *path, const
 int loader_either(struct loader *ld, const cJSON *e, const char *path, const char *a,
                   const char *b);
 
+/* A time t >= 0 (s) as a step: the first step boundary at or after it (a time within a
+ * millionth of a step of a boundary is on it). Read after the time section (dt). */
+long loader_time_step(const struct loader *ld, double t);
+
 /* ---- the sections, in the order scenario/load.c reads them ---- */
 
 /* time: dt, steps, substeps, until_settled (scenario/time.c). */
@@ -122,5 +126,8 @@ int scenario_read_constraints(struct loader *ld);
 /* events[], last: they refer to links and append the points and links that cuts reserve
  * (scenario/events.c). */
 int scenario_read_events(struct loader *ld);
+
+/* checks[], after events: their points may be any the scenario has (scenario/check.c). */
+int scenario_read_checks(struct loader *ld);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "model/model.h"
+#include "scenario/check.h"
 #include "scenario/output.h"
 
 /* Where a scenario came from, and its name. */
@@ -29,6 +30,7 @@ struct scenario {
     struct model *model; /* owned */
     struct scenario_output output;
     struct scenario_provenance provenance;
+    struct scenario_checks checks; /* what a run must show ("checks"); owned */
 };
 
 /* A scenario built in code around the model m, which it owns from then on (m NULL: a new
