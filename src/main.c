@@ -18,7 +18,7 @@ static const struct {
     {"-h", cmd_help},           {"--help", cmd_help},       {"help", cmd_help},
     {"--version", cmd_version}, {"run", cmd_run},           {"validate", cmd_validate},
     {"render", cmd_render},     {"catenary", cmd_catenary}, {"compare", cmd_compare},
-    {"sweep", cmd_sweep},       {"bench", cmd_bench},
+    {"sweep", cmd_sweep},       {"bench", cmd_bench},       {"regress", cmd_regress},
 };
 
 /* A write error on stdout (full disk, closed pipe) must not pass for success. */
@@ -55,7 +55,7 @@ static int dispatch(int argc, char **argv)
     else
         fprintf(stderr,
                 "catena: unknown command '%s' (commands: run, validate, render, catenary, compare, "
-                "sweep, bench, help)\n",
+                "sweep, regress, bench, help)\n",
                 cmd);
     return cmd_usage_error();
 }

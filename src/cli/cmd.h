@@ -27,6 +27,7 @@ int cmd_render(int argc, char **argv);
 int cmd_catenary(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_regress(int argc, char **argv);
 
 /* The help text, for --help (stdout) and nowhere else. */
 void cmd_usage(FILE *out);

@@ -18,6 +18,8 @@ void cmd_usage(FILE *out)
           "  catenary RUN_DIR|TRAJECTORY\n"
           "                        catenary report on a finished run's hanging chains\n"
           "  compare A B           compare two trajectories (files or run directories)\n"
+          "  regress SUITE_DIR     run a folder of scenarios and compare each with its\n"
+          "                        golden run in SUITE_DIR/golden (--update writes them)\n"
           "  sweep SWEEP           run a parameter sweep (or emit it for parallel, Slurm)\n"
           "  sweep collect DIR     write DIR/sweep.csv from the runs of a sweep\n"
           "  bench [--quick] [--json FILE] [-j N] [CASE]...\n"
@@ -80,6 +82,14 @@ void cmd_usage(FILE *out)
           "      --steps=RANGE      only steps N, FIRST:LAST, FIRST: or :LAST\n"
           "      --points=RANGE     only points N, FIRST:LAST, FIRST: or :LAST\n"
           "      --json             print the report as JSON\n"
+          "      --junit=FILE       also write a JUnit XML report to FILE\n"
+          "\n"
+          "Options for regress:\n"
+          "      --update           write new and changed golden runs\n"
+          "  -j, --jobs=N           at most N runs at a time (default: the CPUs)\n"
+          "      --junit=FILE       also write a JUnit XML report to FILE\n"
+          "      --atol=X, --rtol=Y the tolerances, as for compare (default 1e-9)\n"
+          "  -o, --output=DIR       keep the runs in DIR (default: a scratch directory)\n"
           "\n"
           "Options for sweep:\n"
           "  -o, --output=DIR       the sweep's directory (default sweeps/NAME)\n"
@@ -93,7 +103,8 @@ void cmd_usage(FILE *out)
           "      --version          show the version and exit\n"
           "\n"
           "Exit status: 0 success; 1 the run failed (diverged, output not written),\n"
-          "trajectories differ beyond tolerance, or a run of a sweep failed;\n"
+          "trajectories differ beyond tolerance, a scenario of a regress suite failed,\n"
+          "or a run of a sweep failed;\n"
           "2 bad usage or bad input; 128+N interrupted by signal N.\n",
           out);
 }
