@@ -29,10 +29,10 @@ extern const char *const check_type_names[];
 struct check {
     char *name; /* owned; unique among the scenario's checks; its type's name unless given */
     enum check_type type;
-    int at_end;   /* 1: the final state only (max_stretch "at": "end"; inside without a time) */
-    long step;    /* the window's first step (settled "by", energy "from", inside "time" or
-                     "step"); 0 for the others */
-    double limit; /* max_stretch: a ratio; settled: a speed, m/s; energy: a gain, J */
+    int at_end;     /* 1: the final state only (max_stretch "at": "end"; inside without a time) */
+    long step;      /* the window's first step (settled "by", energy "from", inside "time" or
+                       "step"); 0 for the others */
+    double limit;   /* max_stretch: a ratio; settled: a speed, m/s; energy: a gain, J */
     uint32_t point; /* inside: the point */
     vec3 min, max;  /* inside: the box's lowest and highest corners, m */
 };
