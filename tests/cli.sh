@@ -67,7 +67,8 @@ expect_err "solver.bogus" "--set names the bad path"
 
 catena run --steps -3 -o "$tmp/never" "$tmp/small.json"
 expect_status 2 "--steps with a negative count exits 2"
-expect_err "time.steps" "--steps is checked as time.steps"
+expect_err "catena: --steps: must be at least 0 (got -3)" \
+    "--steps is checked as time.steps, and the message names the option"
 check "nothing is written for bad input" test ! -e "$tmp/never"
 
 # --- a run and its files
@@ -263,8 +264,8 @@ check "--until-settled ran fewer steps than asked ($steps_done)" test "$steps_do
 check "summary records settled_step" grep -q '"settled_step":' "$tmp/i/summary.json"
 catena run -q -o "$tmp/never" --until-settled 0 "$tmp/small.json"
 expect_status 2 "--until-settled 0 is bad input"
-expect_err "time.until_settled.speed: must be greater than 0 (got 0)" \
-    "--until-settled is checked as time.until_settled.speed"
+expect_err "catena: --until-settled: must be greater than 0 (got 0)" \
+    "--until-settled is checked as time.until_settled.speed, and the message names the option"
 
 # --- --max-points: the point limit, for run and validate, checked before the points exist
 chain=$top_srcdir/scenarios/hanging-chain.json # 41 points

@@ -114,7 +114,7 @@ expect_err "catena: cannot compare: neither small.csv nor small.csv has a frame 
 catena compare small.csv
 expect_status 2 "one trajectory: exit 2"
 expect_err "catena: compare: expected two trajectories A B, got 1" "a missing B is reported"
-expect_err "Try 'catena --help'" "a usage error gives a hint"
+expect_err "Try 'catena compare --help'" "a usage error gives a hint"
 catena compare a.csv b.csv c.csv
 expect_status 2 "three trajectories: exit 2"
 expect_err "catena: compare: unexpected argument 'c.csv'" "the extra argument is named"
@@ -138,7 +138,7 @@ expect_status 2 "an unknown option: exit 2"
 expect_err "catena: unrecognized option '--bogus'" "the unknown option is named"
 catena compare --help
 expect_status 0 "compare --help: exit 0"
-expect_out "Options for compare" "compare --help shows compare's options"
+expect_out "Usage: catena compare [OPTION]... A B" "compare --help shows compare's options"
 
 # --- run directories: the trajectory inside is found
 

@@ -112,6 +112,11 @@ check "the golden that did not change is left alone" \
 regress "$suite"
 expect_status 0 "after re-blessing, the suite passes"
 
+regress "$suite" -q
+expect_status 0 "-q: exit 0"
+expect_eq "$(cat "$tmp/out" | sed 's/ ([0-9.]* s)$//')" "regress: 3 scenarios: 3 passed, 0 failed, 0 errors" \
+    "-q: only the summary when every scenario passes"
+
 # --- a golden that lacks a file the run writes
 
 rm "$suite/golden/short/events.csv"

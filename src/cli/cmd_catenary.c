@@ -4,7 +4,7 @@
 #include "cli/cmd.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h> /* optind, optarg */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,15 +22,47 @@ enum {
     OPT_SCENARIO,
 };
 
-static const struct option catenary_longopts[] = {
-    {"body", required_argument, NULL, OPT_BODY},
-    {"points", required_argument, NULL, OPT_POINTS},
-    {"step", required_argument, NULL, OPT_STEP},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"plot", required_argument, NULL, OPT_PLOT},
-    {"scenario", required_argument, NULL, OPT_SCENARIO},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static int cmd_catenary(int argc, char **argv);
+
+static const struct cmd_option catenary_options[] = {
+    {.name = "body",
+     .key = OPT_BODY,
+     .arg = "NAME",
+     .help = "the rope body NAME (default: every rope with both ends\npinned)"},
+    {.name = "points",
+     .key = OPT_POINTS,
+     .arg = "I..J",
+     .help = "the chain of points I to J (global indices)"},
+    {.name = "step",
+     .key = OPT_STEP,
+     .arg = "N|last",
+     .help = "the frame at step N (default: the last one)",
+     .complete = "last"},
+    {.name = "json", .key = OPT_JSON, .help = "print catenary.json's form instead of the text"},
+    {.name = "plot",
+     .key = OPT_PLOT,
+     .arg = "FILE.png",
+     .help = "also draw the chain, the curves and the deviation",
+     .complete = CMD_FILES},
+    {.name = "scenario",
+     .key = OPT_SCENARIO,
+     .arg = "FILE",
+     .help = "the scenario of a trajectory file (default: the\nscenario.json beside it)",
+     .complete = CMD_JSON},
+    {NULL},
+};
+
+const struct cmd_spec cmd_catenary_spec = {
+    .name = "catenary",
+    .run = cmd_catenary,
+    .operands = "RUN_DIR|TRAJECTORY",
+    .summary = "catenary report on a finished run's hanging chains",
+    .about = "Fit y = y0 + a cosh((x - x0)/a) to the hanging chains of one frame of a finished\n"
+             "run (a run directory, or a trajectory file with its scenario) and compare it\n"
+             "with the exact discrete chain; the report goes to standard output.",
+    .options = catenary_options,
+    .example = "catena catenary runs/hanging-chain --json",
+    .operand_complete = CMD_FILES,
 };
 
 /* "I..J" with 0 <= I < J. */
@@ -146,17 +178,15 @@ static int catenary_report(const char *target, const char *scenario, long step,
     return status;
 }
 
-int cmd_catenary(int argc, char **argv)
+static int cmd_catenary(int argc, char **argv)
 {
     struct report_catenary_options o = {.first = -1, .last = -1};
     const char *scenario = NULL, *plot = NULL;
     long step = -1;
     int json = 0, c;
-    optind = 2; /* after "catena catenary" */
-    while ((c = getopt_long(argc, argv, "h", catenary_longopts, NULL)) != -1) {
+    while ((c = cmd_getopt(&cmd_catenary_spec, argc, argv)) != -1) {
         switch (c) {
-        case 'h':
-            cmd_usage(stdout);
+        case CMD_OPT_HELP:
             return EXIT_SUCCESS;
         case OPT_BODY:
             o.body = optarg;
@@ -178,8 +208,8 @@ int cmd_catenary(int argc, char **argv)
         case OPT_PLOT:
             plot = optarg;
             break;
-        default:
-            return cmd_usage_error();
+        default: /* CMD_OPT_BAD: reported */
+            return EXIT_USAGE;
         }
     }
     if (cmd_one_operand(argc, argv, "catenary", "RUN_DIR or TRAJECTORY"))

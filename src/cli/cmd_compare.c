@@ -5,7 +5,7 @@
 #include "cli/cmd.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h> /* optind, optarg */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -24,15 +24,45 @@ enum {
     OPT_JUNIT,
 };
 
-static const struct option compare_longopts[] = {
-    {"atol", required_argument, NULL, OPT_ATOL},
-    {"rtol", required_argument, NULL, OPT_RTOL},
-    {"steps", required_argument, NULL, OPT_STEPS},
-    {"points", required_argument, NULL, OPT_POINTS},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"junit", required_argument, NULL, OPT_JUNIT},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static int cmd_compare(int argc, char **argv);
+
+static const struct cmd_option compare_options[] = {
+    {.name = "atol",
+     .key = OPT_ATOL,
+     .arg = "X",
+     .help = "absolute tolerance in metres (default 1e-9)"},
+    {.name = "rtol", .key = OPT_RTOL, .arg = "Y", .help = "relative tolerance (default 1e-9)"},
+    {.name = "steps",
+     .key = OPT_STEPS,
+     .arg = "RANGE",
+     .help = "only steps N, FIRST:LAST, FIRST: or :LAST"},
+    {.name = "points",
+     .key = OPT_POINTS,
+     .arg = "RANGE",
+     .help = "only points N, FIRST:LAST, FIRST: or :LAST"},
+    {.name = "json", .key = OPT_JSON, .help = "print the report as JSON"},
+    {.name = "junit",
+     .key = OPT_JUNIT,
+     .arg = "FILE",
+     .help = "also write the comparison as a JUnit XML report to FILE",
+     .complete = CMD_FILES},
+    {.name = "quiet",
+     .key = 'q',
+     .help = "no report on standard output (a difference is\nstill one line on standard error)"},
+    {NULL},
+};
+
+const struct cmd_spec cmd_compare_spec = {
+    .name = "compare",
+    .run = cmd_compare,
+    .operands = "A B",
+    .summary = "compare two trajectories (files or run directories)",
+    .about = "Compare trajectory A with the reference B (files or run directories) point by\n"
+             "point: |A-B| <= atol + rtol*|B| passes. Exit 0 within tolerance, 1 outside,\n"
+             "2 when they cannot be compared.",
+    .options = compare_options,
+    .example = "catena compare runs/chain tests/golden/hanging-chain.csv --atol 1e-12",
+    .operand_complete = CMD_FILES,
 };
 
 /* A tolerance for --atol or --rtol: a finite number >= 0, the whole argument. */
@@ -49,9 +79,9 @@ static int parse_tolerance(const char *option, const char *text, double *out)
     return 0;
 }
 
-/* --junit FILE: the comparison as one test case, named by A, failed (outside tolerance,
- * with the report as its text) or in error (cannot be compared). Returns status, or
- * CATENA_EFAIL when the report cannot be written. */
+/* --junit FILE: the comparison as one test case, named by A and B, failed (outside
+ * tolerance, with the report as its text) or in error (cannot be compared). Returns status,
+ * or CATENA_EFAIL when the report cannot be written. */
 static int compare_junit(const char *file, const char *a, const char *b, int status,
                          const struct compare_result *res, const struct catena_error *err,
                          double seconds)
@@ -89,7 +119,7 @@ static int compare_junit(const char *file, const char *a, const char *b, int sta
 /* Opens A and B, compares them and prints the report; exit 0 within tolerance, 1 outside,
  * 2 when they cannot be compared. */
 static int compare_files(const char *a, const char *b, const struct compare_options *opt, int json,
-                         const char *junit)
+                         int quiet, const char *junit)
 {
     const double start = clock_monotonic_s();
     struct catena_error err = {0};
@@ -102,6 +132,8 @@ static int compare_files(const char *a, const char *b, const struct compare_opti
         status = compare_traj(ra, rb, opt, &res, &err);
         if (status == CATENA_EINPUT) {
             cmd_report(&err);
+        } else if (quiet) {
+            /* no report: the exit status and the line on stderr say it */
         } else if (json) {
             cJSON *j = compare_to_json(&res);
             char *text = j ? cJSON_Print(j) : NULL;
@@ -124,18 +156,16 @@ static int compare_files(const char *a, const char *b, const struct compare_opti
     return status;
 }
 
-int cmd_compare(int argc, char **argv)
+static int cmd_compare(int argc, char **argv)
 {
     struct compare_options opt;
     struct catena_error err;
     const char *junit = NULL;
-    int json = 0, c;
+    int json = 0, quiet = 0, c;
     compare_default_options(&opt);
-    optind = 2; /* after "catena compare" */
-    while ((c = getopt_long(argc, argv, "h", compare_longopts, NULL)) != -1) {
+    while ((c = cmd_getopt(&cmd_compare_spec, argc, argv)) != -1) {
         switch (c) {
-        case 'h':
-            cmd_usage(stdout);
+        case CMD_OPT_HELP:
             return EXIT_SUCCESS;
         case OPT_ATOL:
             if (parse_tolerance("--atol", optarg, &opt.atol))
@@ -160,11 +190,14 @@ int cmd_compare(int argc, char **argv)
         case OPT_JSON:
             json = 1;
             break;
+        case 'q':
+            quiet = 1;
+            break;
         case OPT_JUNIT:
             junit = optarg;
             break;
-        default:
-            return cmd_usage_error();
+        default: /* CMD_OPT_BAD: reported */
+            return EXIT_USAGE;
         }
     }
     if (argc - optind != 2) {
@@ -175,5 +208,5 @@ int cmd_compare(int argc, char **argv)
             fprintf(stderr, "catena: compare: unexpected argument '%s'\n", argv[optind + 2]);
         return cmd_usage_error();
     }
-    return compare_files(argv[optind], argv[optind + 1], &opt, json, junit);
+    return compare_files(argv[optind], argv[optind + 1], &opt, json, quiet, junit);
 }

@@ -7,7 +7,7 @@
 #include "cli/cmd.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h> /* optind, optarg */
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -26,21 +26,54 @@ enum {
     OPT_RTOL,
 };
 
-static const struct option regress_longopts[] = {
-    {"update", no_argument, NULL, OPT_UPDATE},
-    {"jobs", required_argument, NULL, 'j'},
-    {"junit", required_argument, NULL, OPT_JUNIT},
-    {"atol", required_argument, NULL, OPT_ATOL},
-    {"rtol", required_argument, NULL, OPT_RTOL},
-    {"output", required_argument, NULL, 'o'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static int cmd_regress(int argc, char **argv);
+
+static const struct cmd_option regress_options[] = {
+    {.name = "update", .key = OPT_UPDATE, .help = "write the new and changed golden runs"},
+    {.name = "jobs",
+     .key = 'j',
+     .arg = "N",
+     .help = "at most N runs at a time (default: the CPUs); the lines\nand the report are the "
+             "same with any N"},
+    {.name = "junit",
+     .key = OPT_JUNIT,
+     .arg = "FILE",
+     .help = "also write a JUnit XML report to FILE",
+     .complete = CMD_FILES},
+    {.name = "atol",
+     .key = OPT_ATOL,
+     .arg = "X",
+     .help = "absolute tolerance in metres (default 1e-9)"},
+    {.name = "rtol", .key = OPT_RTOL, .arg = "Y", .help = "relative tolerance (default 1e-9)"},
+    {.name = "output",
+     .key = 'o',
+     .arg = "DIR",
+     .help = "keep the runs in DIR/NAME (default: a scratch directory,\nremoved at the end)",
+     .complete = CMD_DIRS},
+    {.name = "quiet", .key = 'q', .help = "print only the scenarios that did not pass"},
+    {NULL},
+};
+
+const struct cmd_spec cmd_regress_spec = {
+    .name = "regress",
+    .run = cmd_regress,
+    .operands = "SUITE_DIR",
+    .summary = "run a folder of scenarios against their golden runs",
+    .about = "Run every scenario file of SUITE_DIR (subfolders too, SUITE_DIR/golden left out)\n"
+             "and compare each run with its golden run SUITE_DIR/golden/NAME: a line per\n"
+             "scenario, in name order. Exit 0 when all pass, 1 when one differs, fails its\n"
+             "checks or has no golden, 2 when SUITE_DIR is no suite. --update writes the\n"
+             "new and changed golden runs instead, only when every run succeeded.",
+    .options = regress_options,
+    .example = "catena regress tests/regression --junit report.xml",
+    .operand_complete = CMD_DIRS,
 };
 
 struct cli {
     struct regress_options o;
     const char *junit;
     const char *keep; /* -o DIR: the runs are kept there */
+    int quiet;        /* -q: no line for a case that passed (or a golden left unchanged) */
 };
 
 /* A tolerance: a finite number >= 0, the whole argument. */
@@ -70,43 +103,44 @@ static int parse_jobs(const char *text, int *out)
     return 0;
 }
 
-/* Options and the one operand into *cli; -1 on bad usage, 1 after --help. */
+/* Options and the one operand into *cli: 0, 1 after --help, or the usage exit status. */
 static int parse(int argc, char **argv, struct cli *cli)
 {
     int c;
-    optind = 2; /* after "catena regress" */
-    while ((c = getopt_long(argc, argv, "hj:o:", regress_longopts, NULL)) != -1) {
+    while ((c = cmd_getopt(&cmd_regress_spec, argc, argv)) != -1) {
         switch (c) {
-        case 'h':
-            cmd_usage(stdout);
+        case CMD_OPT_HELP:
             return 1;
         case OPT_UPDATE:
             cli->o.update = 1;
             break;
         case 'j':
             if (parse_jobs(optarg, &cli->o.jobs))
-                return -1;
+                return cmd_usage_error();
             break;
         case OPT_JUNIT:
             cli->junit = optarg;
             break;
         case OPT_ATOL:
             if (parse_tolerance("--atol", optarg, &cli->o.cmp.atol))
-                return -1;
+                return cmd_usage_error();
             break;
         case OPT_RTOL:
             if (parse_tolerance("--rtol", optarg, &cli->o.cmp.rtol))
-                return -1;
+                return cmd_usage_error();
             break;
         case 'o':
             cli->keep = optarg;
             break;
-        default:
-            return -1;
+        case 'q':
+            cli->quiet = 1;
+            break;
+        default: /* CMD_OPT_BAD: reported */
+            return EXIT_USAGE;
         }
     }
     if (cmd_one_operand(argc, argv, "regress", "SUITE_DIR (a folder of scenario files)"))
-        return -1;
+        return cmd_usage_error();
     cli->o.suite = argv[optind];
     return 0;
 }
@@ -117,6 +151,10 @@ static void print_case(void *ctx, const struct regress_case *c)
 {
     const struct cli *cli = ctx;
     static const char *const verdict[] = {"PASS", "FAIL", "ERROR"};
+    if (cli->quiet &&
+        (cli->o.update && c->blessing != REGRESS_KEPT ? c->blessing == REGRESS_UNCHANGED
+                                                      : c->verdict == REGRESS_PASSED))
+        return;
     if (cli->o.update && c->blessing != REGRESS_KEPT) {
         static const char *const blessing[] = {"", "unchanged", "changed", "new"};
         printf("%s: %s%s%s\n", blessing[c->blessing], c->name, c->change[0] ? ": " : "", c->change);
@@ -170,14 +208,14 @@ static int run_suite(struct cli *cli, struct regress_result *r)
     return status;
 }
 
-int cmd_regress(int argc, char **argv)
+static int cmd_regress(int argc, char **argv)
 {
     struct cli cli = {0};
     compare_default_options(&cli.o.cmp);
     cli.o.jobs = procpool_cpus();
     const int p = parse(argc, argv, &cli);
     if (p != 0)
-        return p > 0 ? EXIT_SUCCESS : cmd_usage_error();
+        return p == 1 ? EXIT_SUCCESS : p;
     struct catena_error err;
     struct regress_result r;
     if (regress_find(cli.o.suite, &r, &err) != CATENA_OK)
