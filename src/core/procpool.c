@@ -1,6 +1,6 @@
 /* Child processes at most N at a time (see core/procpool.h): fork, the log as standard output
- * and error, /dev/null as standard input, exec; SIGCHLD ends the parent's sigsuspend and
- * waitpid reaps. */
+ * and error, /dev/null as standard input, exec; SIGCHLD ends the parent's sigsuspend (or
+ * pselect) and waitpid reaps. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "core/procpool.h"
 
@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -129,6 +130,19 @@ static void reap(const struct procpool_options *o, struct child *kids, size_t *n
     }
 }
 
+/* Sleeps with mask until a signal (a child's end, a stop request) or the next tick. */
+static void wait_a_while(const struct procpool_options *o, const sigset_t *mask)
+{
+    if (!o->tick) {
+        sigsuspend(mask);
+        return;
+    }
+    const double s = o->tick_s > 0 ? o->tick_s : 0.25;
+    const struct timespec t = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    pselect(0, NULL, NULL, NULL, &t, mask);
+    o->tick(o->ctx);
+}
+
 size_t procpool_run(const struct procpool_options *o, int *stop_signal)
 {
     const size_t slots = o->slots > 0 ? (size_t)o->slots : 1;
@@ -164,7 +178,7 @@ size_t procpool_run(const struct procpool_options *o, int *stop_signal)
         }
         if (nkids == 0 && (stop_signal_got || broken || next >= o->n))
             break;
-        sigsuspend(&sigs.wait_mask);
+        wait_a_while(o, &sigs.wait_mask);
     }
     *stop_signal = stop_signal_got;
     sigs_restore(&sigs);

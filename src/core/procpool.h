@@ -3,8 +3,9 @@
  * Jobs start in index order; the caller hears of each end through a callback. SIGINT and
  * SIGTERM stop the pool: no job starts after one, the running ones get the signal (a kill
  * aimed at this process alone would not reach them) and are waited for. The parent sleeps in
- * sigsuspend with SIGCHLD, SIGINT and SIGTERM blocked otherwise, so that a child's end or a
- * stop request is never missed between a check and the wait.
+ * sigsuspend (pselect, when it has a progress line to redraw) with SIGCHLD, SIGINT and
+ * SIGTERM blocked otherwise, so that a child's end or a stop request is never missed between
+ * a check and the wait.
  *
  * Glossary
  *   job   one child process to run: argv and a log file
@@ -36,6 +37,10 @@ struct procpool_options {
     /* Job i ended with code: its exit status, 128 + N when killed by signal N, or -1 when it
      * could not start (why says why; NULL otherwise). */
     void (*done)(void *ctx, size_t i, int code, const struct catena_error *why);
+    /* Called about every tick_s seconds while jobs run (to redraw a progress line); may be
+     * NULL, and then the pool sleeps until a job ends. */
+    void (*tick)(void *ctx);
+    double tick_s;
     void *ctx;
 };
 
