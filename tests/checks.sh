@@ -24,6 +24,7 @@ check "summary.json: the failed one is named" json_has "$tmp/taut/summary.json" 
 
 catena validate "$tmp/taut.json"
 expect_status 0 "validate accepts a scenario with checks"
+expect_out "checks      2 (taut: max_stretch, no_break)" "validate lists the checks"
 
 catena run "$tmp/taut.json" -q -o "$tmp/short" --steps 5 \
     --set 'checks.1={"type": "settled", "by": 0.2, "speed": 1}'
