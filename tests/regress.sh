@@ -166,10 +166,14 @@ rm "$suite/$odd.json"
 
 # --- -o keeps the runs
 
-regress "$suite" -o "$tmp/kept"
+regress "$suite" -o "$suite/kept"
 expect_status 0 "-o: exit 0"
-check "-o keeps each run and its log" test -f "$tmp/kept/ropes/npy/summary.json" \
-    -a -f "$tmp/kept/ropes/npy.log"
+check "-o keeps each run and its log" test -f "$suite/kept/ropes/npy/summary.json" \
+    -a -f "$suite/kept/ropes/npy.log"
+regress "$suite" -o "$suite/kept"
+expect_status 0 "runs kept inside the suite are no scenarios of it"
+expect_out "regress: 3 scenarios: 3 passed" "still three scenarios"
+rm -r "$suite/kept"
 
 # --- bad suites and options: exit 2
 

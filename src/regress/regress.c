@@ -14,6 +14,7 @@
 #include "core/outfile.h"
 #include "core/path.h"
 #include "core/procpool.h"
+#include "core/stop.h"
 #include "io/junit.h"
 
 /* The pool's context: the options, the result, and how far the judging has come. */
@@ -111,12 +112,18 @@ static int settle_goldens(const struct regress_options *o, struct regress_result
     for (size_t i = 0; i < r->n; i++)
         failed += r->cases[i].exit_code != 0;
     int rc = CATENA_OK;
-    for (size_t i = 0; i < r->n; i++) {
+    /* a stop signal lets the golden being written be finished, and no other one begun */
+    struct stop_handlers h;
+    stop_catch(&h);
+    for (size_t i = 0; i < r->n && !stop_requested(); i++) {
         struct regress_case *c = &r->cases[i];
         if (!failed && rc == CATENA_OK)
             rc = regress_bless(o, c, err);
         tell(o, c);
     }
+    if ((r->stop_signal = stop_requested()))
+        rc = 128 + r->stop_signal;
+    stop_restore(&h);
     if (failed && rc == CATENA_OK)
         rc = error_set(err, CATENA_EFAIL,
                        "%zu of %zu scenarios did not run to their end with their checks passed; "
@@ -151,8 +158,8 @@ int regress_run(const struct regress_options *o, struct regress_result *r, struc
     for (size_t i = 0; i < r->n; i++)
         p.ended[i] = 1;
     judge_ready(&p);
-    if (o->update)
-        rc = settle_goldens(o, r, err);
+    if (o->update && (rc = settle_goldens(o, r, err)) > 128)
+        goto done;
     for (size_t i = 0; i < r->n; i++)
         r->count[r->cases[i].verdict]++, r->blessed[r->cases[i].blessing]++;
     if (rc == CATENA_OK && r->count[REGRESS_PASSED] < r->n)

@@ -1,6 +1,7 @@
 /* catena regress: a suite of scenarios run and compared with their golden runs. A suite is a
- * folder: every scenario file in it (*.json, found recursively, SUITE/golden/ and names
- * starting with '.' left out) is a case, named by its path in the suite without ".json"
+ * folder: every scenario file in it (*.json, found recursively; SUITE/golden/, names
+ * starting with '.' and run directories left out) is a case, named by its path in the suite without
+ * ".json"
  * ("pendulum", "ropes/long"), whose golden run is the run directory SUITE/golden/NAME/.
  * Each case is run as a child process (`catena run FILE -o OUT/NAME -q`, N at a time), then
  * judged in suite order: it passes when it ran, its checks passed and it matches its golden
@@ -87,7 +88,8 @@ int regress_find(const char *suite, struct regress_result *r, struct catena_erro
 /* Runs and judges the cases regress_find found (and with o->update writes the goldens).
  * CATENA_OK when every case passed (or, with --update, every golden is settled), CATENA_EFAIL
  * when some did not (or, with --update, a run failed and no golden was written: err says
- * so), 128 + N when signal N stopped it. */
+ * so), 128 + N when signal N stopped it (while writing goldens: after the one being
+ * written). */
 int regress_run(const struct regress_options *o, struct regress_result *r,
                 struct catena_error *err);
 

@@ -106,17 +106,34 @@ static int walk(const char *root, const char *rel, const char *skip, int depth,
     return rc;
 }
 
-/* kind 0: scenario files become names; folders are searched. */
+/* What the scenario walk needs: the suite's folder, and the names found. */
+struct scenario_walk {
+    const char *root;
+    struct names names;
+};
+
+/* kind 0: scenario files become names; folders are searched, but for run directories (a
+ * folder holding a summary.json: runs kept inside the suite with -o), whose scenario.json
+ * and summary.json are no cases. */
 static int visit_scenario(void *ctx, const char *rel, const char *name, int is_dir)
 {
-    if (is_dir)
-        return 1;
+    struct scenario_walk *w = ctx;
+    if (is_dir) {
+        char *dir = rel_join(rel, name), *full = dir ? path_join(w->root, dir) : NULL;
+        char *summary = full ? path_join(full, "summary.json") : NULL;
+        struct stat st;
+        const int run = summary && stat(summary, &st) == 0;
+        free(dir);
+        free(full);
+        free(summary);
+        return summary ? !run : -1;
+    }
     if (!ends_with(name, ".json"))
         return 0;
     char *full = rel_join(rel, name);
     if (full)
         full[strlen(full) - 5] = '\0';
-    return names_add(ctx, full);
+    return names_add(&w->names, full);
 }
 
 /* What the golden walk needs: the cases' names, sorted, and the orphans found. */
@@ -196,8 +213,9 @@ static int fill_cases(const char *suite, struct names *found, struct regress_res
 
 int regress_find(const char *suite, struct regress_result *r, struct catena_error *err)
 {
-    struct names found = {0};
-    struct golden_walk g = {.cases = &found};
+    struct scenario_walk w = {.root = suite};
+    struct names *found = &w.names;
+    struct golden_walk g = {.cases = found};
     struct stat st;
     *r = (struct regress_result){0};
     if (stat(suite, &st) != 0)
@@ -206,19 +224,19 @@ int regress_find(const char *suite, struct regress_result *r, struct catena_erro
         return error_set(err, CATENA_EINPUT,
                          "%s: not a folder (a suite is a folder of scenario files)", suite);
     char *golden = path_join(suite, "golden");
-    int rc = golden ? walk(suite, "", "golden", 0, visit_scenario, &found, err) : -1;
-    if (rc == 0 && found.n == 0)
+    int rc = golden ? walk(suite, "", "golden", 0, visit_scenario, &w, err) : -1;
+    if (rc == 0 && found->n == 0)
         rc = error_set(err, CATENA_EINPUT, "%s: no scenario file (*.json) in the suite", suite);
     if (rc == 0) {
-        qsort(found.v, found.n, sizeof *found.v, by_bytes);
-        rc = check_nesting(suite, &found, err);
+        qsort(found->v, found->n, sizeof *found->v, by_bytes);
+        rc = check_nesting(suite, found, err);
     }
     if (rc == 0 && stat(golden, &st) == 0 && S_ISDIR(st.st_mode))
         rc = walk(golden, "", NULL, 0, visit_golden, &g, err);
     if (rc == 0) {
         if (g.orphans.n > 1)
             qsort(g.orphans.v, g.orphans.n, sizeof *g.orphans.v, by_bytes);
-        rc = fill_cases(suite, &found, r);
+        rc = fill_cases(suite, found, r);
     }
     if (rc < 0)
         rc = error_set(err, CATENA_EFAIL, "%s: out of memory", suite);
@@ -230,7 +248,7 @@ int regress_find(const char *suite, struct regress_result *r, struct catena_erro
         regress_free(r);
     }
     free(golden);
-    names_free(&found);
+    names_free(found);
     names_free(&g.orphans);
     return rc;
 }
