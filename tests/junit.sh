@@ -21,8 +21,8 @@ check "the suite counts it" grep -q 'tests="1" failures="0" errors="0"' "$tmp/pa
 catena compare "$tmp/c" "$tmp/a" --junit "$tmp/fail.xml"
 expect_status 1 "different runs: exit 1"
 check "the report is valid" junit_valid "$tmp/fail.xml"
-check "a failure of type trajectory, with compare's message" grep -q \
-    "<failure type=\"trajectory\" message=\"$tmp/c/trajectory.csv and $tmp/a/trajectory.csv differ: " \
+check "a failure typed by the part that differs, with compare's message" grep -q \
+    "<failure type=\"positions\" message=\"$tmp/c/trajectory.csv and $tmp/a/trajectory.csv differ: " \
     "$tmp/fail.xml"
 check "the failure holds the report" grep -q '^tolerance: |A-B| &lt;= 1e-09 + 1e-09\*|B|' \
     "$tmp/fail.xml"

@@ -1,5 +1,5 @@
 /* What the commands (cmd_*.c) share: the usage-error and error lines on stderr, the operand
- * check, and the options more than one command takes (--set, --max-points). */
+ * check, and the options more than one command takes (--set, --max-points, ranges). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 
@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "core/range.h"
 
 int cmd_usage_error(void)
 {
@@ -97,5 +99,21 @@ int cmd_parse_set(char *arg, struct cmd_overrides *co)
     }
     *eq = '\0';
     cmd_overrides_add(co, arg, eq + 1, "--set");
+    return 0;
+}
+
+int cmd_parse_range(const char *option, const char *arg, long *first, long *last)
+{
+    struct catena_error err;
+    int deprecated;
+    if (range_parse(option, arg, first, last, &deprecated, &err)) {
+        cmd_report(&err);
+        return -1;
+    }
+    if (deprecated) {
+        const char *colon = strchr(arg, ':');
+        fprintf(stderr, "catena: %s: '%s': the colon is deprecated, write '%.*s..%s'\n", option,
+                arg, (int)(colon - arg), arg, colon + 1);
+    }
     return 0;
 }

@@ -134,6 +134,11 @@ void cmd_overrides_use(const struct cmd_overrides *co, struct scenario_options *
 /* --set PATH=VALUE: splits arg in place and appends it as an override. */
 int cmd_parse_set(char *arg, struct cmd_overrides *co);
 
+/* A range option (--steps, --points): N, FIRST..LAST, FIRST.. or ..LAST (core/range.h), an
+ * open end RANGE_OPEN. The deprecated FIRST:LAST is read with a warning on stderr. Says what
+ * is wrong and returns -1 otherwise. */
+int cmd_parse_range(const char *option, const char *arg, long *first, long *last);
+
 /* Draws the frames of a run of sc in run_dir into out_dir with the options o
  * (cli/cmd_render.c); returns an exit status. */
 int cmd_render_scenario(const struct scenario *sc, const struct render_opts *o, const char *run_dir,

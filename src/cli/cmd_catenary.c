@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "analysis/report_catenary.h"
+#include "core/path.h"
+#include "core/range.h"
 
 enum {
     OPT_BODY = CHAR_MAX + 1,
@@ -31,8 +33,8 @@ static const struct cmd_option catenary_options[] = {
      .help = "the rope body NAME (default: every rope with both ends\npinned)"},
     {.name = "points",
      .key = OPT_POINTS,
-     .arg = "I..J",
-     .help = "the chain of points I to J (global indices)"},
+     .arg = "RANGE",
+     .help = "the chain of points FIRST..LAST (global indices)"},
     {.name = "step",
      .key = OPT_STEP,
      .arg = "N|last",
@@ -64,23 +66,6 @@ const struct cmd_spec cmd_catenary_spec = {
     .example = "catena catenary runs/hanging-chain --json",
     .operand_complete = CMD_FILES,
 };
-
-/* "I..J" with 0 <= I < J. */
-static int parse_points(const char *arg, long *first, long *last)
-{
-    char *end;
-    errno = 0;
-    *first = strtol(arg, &end, 10);
-    if (end != arg && strncmp(end, "..", 2) == 0 && *first >= 0 && arg[0] != '+') {
-        const char *j = end + 2;
-        *last = strtol(j, &end, 10);
-        if (end != j && !*end && *j != '+' && *j != '-' && errno == 0 && *last > *first)
-            return 0;
-    }
-    fprintf(stderr, "catena: --points: expected I..J with point indices 0 <= I < J, got '%s'\n",
-            arg);
-    return -1;
-}
 
 /* "last" (-1) or a step number. */
 static int parse_step(const char *arg, long *step)
@@ -126,14 +111,10 @@ static char *catenary_scenario(const char *target, const char *given, int is_dir
 static int catenary_plot(const struct report_catenary *r, const char *file,
                          struct catena_error *err)
 {
-    const char *slash = strrchr(file, '/');
-    if (!slash)
-        return report_catenary_plot(r, ".", file, err);
-    char *dir = strdup(file);
+    char *dir = path_dir(file);
     if (!dir)
         return error_set(err, CATENA_EFAIL, "out of memory");
-    dir[slash - file] = '\0';
-    const int rc = report_catenary_plot(r, slash == file ? "/" : dir, slash + 1, err);
+    const int rc = report_catenary_plot(r, dir, path_base(file), err);
     free(dir);
     return rc;
 }
@@ -149,6 +130,8 @@ static int catenary_report(const char *target, const char *scenario, long step,
     const struct model *m = sc->model;
     struct report_catenary_options ro = *o;
     ro.scenario = sc->provenance.name;
+    if (ro.first >= 0 && ro.last == RANGE_OPEN) /* --points I..: to the last point */
+        ro.last = m->npoints ? (long)m->npoints - 1 : 0;
     struct report_catenary *r = NULL;
     vec3 *x = malloc((m->npoints ? m->npoints : 1) * sizeof *x);
     long at = 0;
@@ -192,7 +175,7 @@ static int cmd_catenary(int argc, char **argv)
             o.body = optarg;
             break;
         case OPT_POINTS:
-            if (parse_points(optarg, &o.first, &o.last))
+            if (cmd_parse_range("--points", optarg, &o.first, &o.last))
                 return cmd_usage_error();
             break;
         case OPT_STEP:

@@ -1,6 +1,7 @@
 /* `catena compare A B`: compares two trajectories (files or run directories) point by point
- * under |A-B| <= atol + rtol*|B| and prints the report as text or JSON; exit 0 within
- * tolerance, 1 outside, 2 when they cannot be compared. */
+ * under |A-B| <= atol + rtol*|B|, and two run directories' events, topology changes, status
+ * and final metrics too, and prints the report as text or JSON; exit 0 within tolerance, 1
+ * outside, 2 when they cannot be compared. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 
@@ -10,7 +11,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "analysis/compare_plot.h"
 #include "core/clock.h"
 #include "io/compare.h"
 #include "io/junit.h"
@@ -21,6 +24,11 @@ enum {
     OPT_STEPS,
     OPT_POINTS,
     OPT_JSON,
+    OPT_STEP_TOL,
+    OPT_METRIC_ATOL,
+    OPT_METRIC_RTOL,
+    OPT_ONLY,
+    OPT_PLOT,
     OPT_JUNIT,
 };
 
@@ -35,16 +43,36 @@ static const struct cmd_option compare_options[] = {
     {.name = "steps",
      .key = OPT_STEPS,
      .arg = "RANGE",
-     .help = "only steps N, FIRST:LAST, FIRST: or :LAST"},
-    {.name = "points",
-     .key = OPT_POINTS,
-     .arg = "RANGE",
-     .help = "only points N, FIRST:LAST, FIRST: or :LAST"},
+     .help = "only steps N, FIRST..LAST, FIRST.. or ..LAST"},
+    {.name = "points", .key = OPT_POINTS, .arg = "RANGE", .help = "only points in RANGE"},
+    {.name = "step-tol",
+     .key = OPT_STEP_TOL,
+     .arg = "N",
+     .help = "two runs' events and topology changes match up to N\nsteps apart (default 0)"},
+    {.name = "metric-atol",
+     .key = OPT_METRIC_ATOL,
+     .arg = "X",
+     .help = "final metrics, events' stretch and force: absolute"},
+    {.name = "metric-rtol",
+     .key = OPT_METRIC_RTOL,
+     .arg = "Y",
+     .help = "and relative tolerance (default 1e-9 each)"},
+    {.name = "only",
+     .key = OPT_ONLY,
+     .arg = "LIST",
+     .help = "only these parts: positions, events, topology,\nstatus, metrics (default all; all "
+             "but positions\nneed two run directories)",
+     .complete = "positions events topology status metrics"},
     {.name = "json", .key = OPT_JSON, .help = "print the report as JSON"},
     {.name = "junit",
      .key = OPT_JUNIT,
      .arg = "FILE",
      .help = "also write the comparison as a JUnit XML report to FILE",
+     .complete = CMD_FILES},
+    {.name = "plot",
+     .key = OPT_PLOT,
+     .arg = "FILE.png",
+     .help = "also draw |A-B| over time and both shapes where it\npeaks",
      .complete = CMD_FILES},
     {.name = "quiet",
      .key = 'q',
@@ -56,12 +84,15 @@ const struct cmd_spec cmd_compare_spec = {
     .name = "compare",
     .run = cmd_compare,
     .operands = "A B",
-    .summary = "compare two trajectories (files or run directories)",
-    .about = "Compare trajectory A with the reference B (files or run directories) point by\n"
-             "point: |A-B| <= atol + rtol*|B| passes. Exit 0 within tolerance, 1 outside,\n"
-             "2 when they cannot be compared.",
+    .summary = "compare two runs or trajectories (files or run dirs)",
+    .about = "Compare A with the reference B (trajectory files or run directories) point by\n"
+             "point on the steps both record: |A-B| <= atol + rtol*|B| passes. Two run\n"
+             "directories are also compared for their events, topology changes, status\n"
+             "and final metrics. Exit 0 within tolerance, 1 outside, 2 when they cannot be\n"
+             "compared.",
     .options = compare_options,
-    .example = "catena compare runs/chain tests/golden/hanging-chain.csv --atol 1e-12",
+    .example = "catena compare runs/chain tests/golden/hanging-chain.csv --atol 1e-12\n"
+               "catena compare runs/new runs/ref --step-tol 1 --plot diff.png",
     .operand_complete = CMD_FILES,
 };
 
@@ -79,16 +110,57 @@ static int parse_tolerance(const char *option, const char *text, double *out)
     return 0;
 }
 
-/* --junit FILE: the comparison as one test case, named by A and B, failed (outside
- * tolerance, with the report as its text) or in error (cannot be compared). Returns status,
- * or CATENA_EFAIL when the report cannot be written. */
+/* --step-tol: a whole number of steps >= 0. */
+static int parse_step_tol(const char *text, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    const long v = strtol(text, &end, 10);
+    if (end == text || *end || errno || v < 0 || text[0] == '+') {
+        fprintf(stderr, "catena: --step-tol: expected a whole number of steps >= 0, got '%s'\n",
+                text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Draws the plot into FILE, with the links of B's run (else A's) when one is a directory;
+ * returns the exit status, status unless the plot fails. */
+static int compare_plot(const struct compare_result *res, const char *a, const char *b,
+                        const char *file, int status)
+{
+    struct catena_error err;
+    struct stat st;
+    const char *run_dir = stat(b, &st) == 0 && S_ISDIR(st.st_mode)   ? b
+                          : stat(a, &st) == 0 && S_ISDIR(st.st_mode) ? a
+                                                                     : NULL;
+    if (compare_plot_write(res, run_dir, file, &err) == CATENA_OK)
+        return status;
+    cmd_report(&err);
+    return status ? status : CATENA_EFAIL;
+}
+
+/* The first part of the comparison that differs, by name ("positions", "events", ...). */
+static const char *first_difference(const struct compare_result *res)
+{
+    for (int k = 0; k < COMPARE_NPARTS; k++)
+        if (res->part[k].compared && res->part[k].differ)
+            return compare_part_name((enum compare_part)k);
+    return "positions";
+}
+
+/* --junit FILE: the comparison as one test case, named by A and B, failed when they differ
+ * (typed by the first part that does, the report as its text) or in error when they cannot
+ * be compared. Returns status, or CATENA_EFAIL when the report cannot be written. */
 static int compare_junit(const char *file, const char *a, const char *b, int status,
                          const struct compare_result *res, const struct catena_error *err,
                          double seconds)
 {
     char *report = NULL, *name = NULL;
     size_t n = 0;
-    FILE *mem = status == CATENA_EFAIL ? open_memstream(&report, &n) : NULL;
+    const int differs = status != CATENA_EINPUT && compare_differs(res);
+    FILE *mem = differs ? open_memstream(&report, &n) : NULL;
     if (mem) {
         compare_print(mem, res);
         fclose(mem);
@@ -100,10 +172,10 @@ static int compare_junit(const char *file, const char *a, const char *b, int sta
         .name = name ? name : a,
         .classname = "compare",
         .time = seconds,
-        .outcome = status == CATENA_OK      ? JUNIT_PASSED
-                   : status == CATENA_EFAIL ? JUNIT_FAILED
-                                            : JUNIT_ERROR,
-        .type = status == CATENA_EFAIL ? "trajectory" : "input",
+        .outcome = differs  ? JUNIT_FAILED
+                   : status ? JUNIT_ERROR
+                            : JUNIT_PASSED,
+        .type = differs ? first_difference(res) : "input",
         .message = err->msg,
         .text = report,
     };
@@ -116,23 +188,19 @@ static int compare_junit(const char *file, const char *a, const char *b, int sta
     return status;
 }
 
-/* Opens A and B, compares them and prints the report; exit 0 within tolerance, 1 outside,
- * 2 when they cannot be compared. */
+/* Compares A and B and prints the report (and draws the plot when asked); exit 0 within
+ * tolerance, 1 outside, 2 when they cannot be compared. */
 static int compare_files(const char *a, const char *b, const struct compare_options *opt, int json,
-                         int quiet, const char *junit)
+                         int quiet, const char *plot, const char *junit)
 {
     const double start = clock_monotonic_s();
     struct catena_error err = {0};
     struct compare_result res;
-    struct traj_reader *ra = traj_read_open(a, &err), *rb = NULL;
-    int status = ra ? CATENA_OK : cmd_report(&err);
-    if (ra && !(rb = traj_read_open(b, &err)))
-        status = cmd_report(&err);
-    if (rb) {
-        status = compare_traj(ra, rb, opt, &res, &err);
-        if (status == CATENA_EINPUT) {
-            cmd_report(&err);
-        } else if (quiet) {
+    int status = compare_paths(a, b, opt, &res, &err);
+    if (status == CATENA_EINPUT || (status && !compare_differs(&res))) {
+        cmd_report(&err);
+    } else {
+        if (quiet) {
             /* no report: the exit status and the line on stderr say it */
         } else if (json) {
             cJSON *j = compare_to_json(&res);
@@ -146,13 +214,14 @@ static int compare_files(const char *a, const char *b, const struct compare_opti
         } else {
             compare_print(stdout, &res);
         }
-        if (status == CATENA_EFAIL && err.code == CATENA_EFAIL)
+        if (compare_differs(&res))
             cmd_report(&err);
+        if (plot)
+            status = compare_plot(&res, a, b, plot, status);
     }
     if (junit)
         status = compare_junit(junit, a, b, status, &res, &err, clock_monotonic_s() - start);
-    traj_read_close(ra);
-    traj_read_close(rb);
+    compare_result_free(&res);
     return status;
 }
 
@@ -160,7 +229,7 @@ static int cmd_compare(int argc, char **argv)
 {
     struct compare_options opt;
     struct catena_error err;
-    const char *junit = NULL;
+    const char *plot = NULL, *junit = NULL;
     int json = 0, quiet = 0, c;
     compare_default_options(&opt);
     while ((c = cmd_getopt(&cmd_compare_spec, argc, argv)) != -1) {
@@ -176,25 +245,43 @@ static int cmd_compare(int argc, char **argv)
                 return cmd_usage_error();
             break;
         case OPT_STEPS:
-            if (compare_parse_range("--steps", optarg, &opt.step_first, &opt.step_last, &err)) {
-                cmd_report(&err);
+            if (cmd_parse_range("--steps", optarg, &opt.step_first, &opt.step_last))
                 return cmd_usage_error();
-            }
             break;
         case OPT_POINTS:
-            if (compare_parse_range("--points", optarg, &opt.point_first, &opt.point_last, &err)) {
-                cmd_report(&err);
+            if (cmd_parse_range("--points", optarg, &opt.point_first, &opt.point_last))
                 return cmd_usage_error();
-            }
             break;
         case OPT_JSON:
             json = 1;
             break;
-        case 'q':
-            quiet = 1;
+        case OPT_STEP_TOL:
+            if (parse_step_tol(optarg, &opt.step_tol))
+                return cmd_usage_error();
+            break;
+        case OPT_METRIC_ATOL:
+            if (parse_tolerance("--metric-atol", optarg, &opt.metric_atol))
+                return cmd_usage_error();
+            break;
+        case OPT_METRIC_RTOL:
+            if (parse_tolerance("--metric-rtol", optarg, &opt.metric_rtol))
+                return cmd_usage_error();
             break;
         case OPT_JUNIT:
             junit = optarg;
+            break;
+        case OPT_PLOT:
+            plot = optarg;
+            opt.keep_series = 1;
+            break;
+        case OPT_ONLY:
+            if (compare_parse_parts("--only", optarg, &opt.parts, &err)) {
+                cmd_report(&err);
+                return cmd_usage_error();
+            }
+            break;
+        case 'q':
+            quiet = 1;
             break;
         default: /* CMD_OPT_BAD: reported */
             return EXIT_USAGE;
@@ -208,5 +295,9 @@ static int cmd_compare(int argc, char **argv)
             fprintf(stderr, "catena: compare: unexpected argument '%s'\n", argv[optind + 2]);
         return cmd_usage_error();
     }
-    return compare_files(argv[optind], argv[optind + 1], &opt, json, quiet, junit);
+    if (plot && !(opt.parts & 1u << COMPARE_POSITIONS)) {
+        fputs("catena: --plot draws the positions: --only must include them\n", stderr);
+        return cmd_usage_error();
+    }
+    return compare_files(argv[optind], argv[optind + 1], &opt, json, quiet, plot, junit);
 }

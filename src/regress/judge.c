@@ -93,33 +93,33 @@ static size_t failed_checks(const char *run, FILE *f, char *first, size_t size)
     return n;
 }
 
-/* Compares the fresh run with the golden under opt, printing the report to f. Returns
- * compare's status; *part names what differs. */
+/* Compares the fresh run with its golden under opt (io/compare.h: positions on the steps
+ * both record, events, topology changes, status and final metrics), printing the report to f
+ * (unless NULL) when they differ. Returns compare's status; when they differ, *part names the
+ * first part that does and `what` says how, one line, with the other parts that differ. */
 static int compare_golden(const struct regress_case *c, const struct compare_options *opt, FILE *f,
-                          const char **part, struct catena_error *err)
+                          const char **part, char *what, size_t size, struct catena_error *err)
 {
     struct compare_result res;
-    struct traj_reader *ra = traj_read_open(c->run, err), *rb = NULL;
-    int rc = ra ? CATENA_OK : err->code;
-    if (ra && !(rb = traj_read_open(c->golden, err)))
-        rc = err->code;
-    if (rb) {
-        rc = compare_traj(ra, rb, opt, &res, err);
-        if (rc != CATENA_EINPUT && f)
-            compare_print(f, &res);
+    const int rc = compare_paths(c->run, c->golden, opt, &res, err);
+    *part = NULL;
+    what[0] = '\0';
+    for (int k = 0; rc != CATENA_EINPUT && k < COMPARE_NPARTS; k++) {
+        if (!res.part[k].compared || !res.part[k].differ)
+            continue;
+        const size_t len = strlen(what);
+        if (!*part) {
+            *part = compare_part_name((enum compare_part)k);
+            compare_describe_part(&res, (enum compare_part)k, what, size);
+        } else if (len < size) {
+            snprintf(what + len, size - len, "%s %s", strstr(what, "; also in") ? "," : "; also in",
+                     compare_part_name((enum compare_part)k));
+        }
     }
-    *part = "positions";
-    traj_read_close(ra);
-    traj_read_close(rb);
+    if (*part && f)
+        compare_print(f, &res);
+    compare_result_free(&res);
     return rc;
-}
-
-/* compare's message without the files' names, which the report holds: what follows
- * "A and B differ: ". */
-static const char *verdict_of(const char *msg)
-{
-    const char *at = strstr(msg, " differ: ");
-    return at ? at + strlen(" differ: ") : msg;
 }
 
 static void say_checks(struct regress_case *c, size_t nfailed, const char *first)
@@ -146,17 +146,17 @@ static void judge_completed(const struct regress_options *o, struct regress_case
     }
     struct catena_error err;
     const char *part = NULL;
-    char files[900];
+    char files[900], what[1200];
     const int rc = regress_golden_files_differ(c->run, c->golden, files, sizeof files)
                        ? CATENA_OK
-                       : compare_golden(c, &o->cmp, f, &part, &err);
+                       : compare_golden(c, &o->cmp, f, &part, what, sizeof what, &err);
     if (nfailed)
         say_checks(c, nfailed, first);
     else if (files[0])
         say(c, REGRESS_FAILED, "files", "%s", files);
-    else if (rc == CATENA_EFAIL)
-        say(c, REGRESS_FAILED, part, "%s: %.1900s", part, verdict_of(err.msg));
-    else if (rc != CATENA_OK) /* another shape (points, steps, times) is a difference too */
+    else if (part)
+        say(c, REGRESS_FAILED, part, "%s: %s", part, what);
+    else if (rc != CATENA_OK) /* another shape (points, no step in common) is a difference too */
         say(c, REGRESS_FAILED, "compare", "cannot be compared with its golden: %.1900s", err.msg);
     else
         say(c, REGRESS_PASSED, NULL, "%s", "");
@@ -200,17 +200,19 @@ int regress_bless(const struct regress_options *o, struct regress_case *c, struc
         c->blessing = REGRESS_CHANGED;
     } else if (stat(c->golden, &st) == 0) {
         struct compare_options exact = o->cmp;
-        exact.atol = exact.rtol = 0.0;
+        exact.atol = exact.rtol = exact.metric_atol = exact.metric_rtol = 0.0;
+        exact.step_tol = 0;
         struct catena_error why;
         const char *part = NULL;
-        const int rc = compare_golden(c, &exact, NULL, &part, &why);
+        char what[900];
+        const int rc = compare_golden(c, &exact, NULL, &part, what, sizeof what, &why);
         if (rc == CATENA_OK) {
             c->blessing = REGRESS_UNCHANGED;
             return CATENA_OK;
         }
         /* how far: within the suite's tolerance (rounding) or beyond (physics) */
-        snprintf(c->change, sizeof c->change, "%s: %.900s; %s the tolerance (atol %g, rtol %g)",
-                 part, rc == CATENA_EFAIL ? verdict_of(why.msg) : "its golden cannot be compared",
+        snprintf(c->change, sizeof c->change, "%s%s%.700s; %s the tolerance (atol %g, rtol %g)",
+                 part ? part : "cannot be compared with its golden", ": ", part ? what : why.msg,
                  c->verdict == REGRESS_PASSED ? "within" : "beyond", o->cmp.atol, o->cmp.rtol);
         c->blessing = REGRESS_CHANGED;
     } else {
