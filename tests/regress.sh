@@ -176,6 +176,12 @@ expect_status 0 "runs kept inside the suite are no scenarios of it"
 expect_out "regress: 3 scenarios: 3 passed" "still three scenarios"
 rm -r "$suite/kept"
 
+# --- a report that cannot be written fails the command, whatever the scenarios did
+
+catena regress "$suite" --junit "$tmp/nowhere/report.xml"
+expect_status 1 "a JUnit report that cannot be written: exit 1"
+expect_err "catena: $tmp/nowhere/report.xml: cannot create: " "the report's file is named"
+
 # --- bad suites and options: exit 2
 
 regress "$tmp/nothing"

@@ -198,13 +198,13 @@ static int run_suite(struct cli *cli, struct regress_result *r)
         return status;
     }
     print_summary(cli, r);
-    if (cli->junit) {
-        struct catena_error jerr;
-        if (regress_write_junit(cli->junit, &cli->o, r, &jerr) != CATENA_OK && !status)
-            status = cmd_report(&jerr);
-    }
     if (status != CATENA_OK)
         cmd_report(&err);
+    struct catena_error jerr;
+    if (cli->junit && regress_write_junit(cli->junit, &cli->o, r, &jerr) != CATENA_OK) {
+        cmd_report(&jerr);
+        status = status ? status : CATENA_EFAIL;
+    }
     return status;
 }
 
