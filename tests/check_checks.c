@@ -223,6 +223,23 @@ START_TEST(test_undecided)
 }
 END_TEST
 
+/* A run shorter than a check assumes (--steps, a sweep) leaves it undecided, saying why, and
+ * does not fail for it. */
+START_TEST(test_after_the_end)
+{
+    sc = tu_load_scenario(PENDULUM, 100,
+                          "'checks': [{'type': 'settled', 'by': 2, 'speed': 0.1},"
+                          " {'type': 'inside', 'point': 'bob', 'min': [-1, -1], 'max': [1, 1],"
+                          " 'step': 300}]");
+    ck_assert_int_eq(run(), CATENA_OK);
+    expect("settled", CHECK_UNDECIDED,
+           "not judged: the run ended at step 100 (t = 0.5 s), before the check's step 400 (t = "
+           "2 s)");
+    expect("inside", CHECK_UNDECIDED, "before the check's step 300");
+    ck_assert_int_eq(r.checks_failed, 0);
+}
+END_TEST
+
 /* A run that stops early because it settled is judged on its final state for checks due
  * after it: the chain rests from step 67 and stops at step 167, long before 3.9 s, with its
  * middle point at (2.000, -1.335). */
@@ -295,6 +312,7 @@ static Suite *checks_suite(void)
     tcase_add_test(tc, test_inside);
     tc = tu_tcase(s, "ends", tu_dir_setup, teardown);
     tcase_add_test(tc, test_undecided);
+    tcase_add_test(tc, test_after_the_end);
     tcase_add_test(tc, test_settled_early);
     tcase_add_test(tc, test_summary);
     tcase_add_test(tc, test_none);

@@ -19,6 +19,7 @@ struct tracker {
     double base;        /* energy: the total energy at the window's first step, J */
     long link;          /* no_break: the first link that broke */
     vec3 at;            /* inside: the point where it was judged */
+    long end_step;      /* the run's last step, once it has ended */
 };
 
 struct checks {
@@ -168,7 +169,8 @@ static enum check_result settle_tracker(struct tracker *t, const struct model *m
     if (!still_due(t, s)) /* a window cut short by a divergence is undecided */
         return end == CHECKS_END_CUT && k->type != CHECK_INSIDE ? CHECK_UNDECIDED : CHECK_PASSED;
     /* The final state stands for what is due: at the end of a run, or later in one that
-     * stopped because it settled (nothing would have moved any more). */
+     * stopped because it settled (nothing would have moved any more); not for what is due
+     * after the last step of a complete run. */
     if (end == CHECKS_END_CUT || (!k->at_end && end != CHECKS_END_SETTLED))
         return CHECK_UNDECIDED;
     struct metrics mt;
@@ -210,6 +212,23 @@ static void describe_value(const struct tracker *t, const struct model *m, int f
                  t->worst_step);
 }
 
+/* Why a check was not judged: its window lies after the run's last step (a run made shorter
+ * than the check assumes), or the run stopped (diverged, interrupted) before it was done. */
+static void describe_undecided(const struct tracker *t, const struct model *m, char *msg,
+                               size_t size)
+{
+    const struct check *k = t->c;
+    if (!k->at_end && t->end_step < k->step)
+        snprintf(msg, size,
+                 "not judged: the run ended at step %ld (t = %g s), before the check's step %ld "
+                 "(t = %g s)",
+                 t->end_step, (double)t->end_step * m->dt, k->step, (double)k->step * m->dt);
+    else
+        snprintf(msg, size, "not judged: the run stopped at step %ld (t = %g s), before %s",
+                 t->end_step, (double)t->end_step * m->dt,
+                 k->at_end ? "its end" : "the end of the check's window");
+}
+
 static void describe(const struct tracker *t, const struct model *m, struct check_outcome *o)
 {
     const struct check *k = t->c;
@@ -223,8 +242,7 @@ static void describe(const struct tracker *t, const struct model *m, struct chec
     o->largest_step = window ? t->worst_step : -1;
     o->largest = window ? t->worst_value : 0.0;
     if (o->result == CHECK_UNDECIDED) {
-        snprintf(msg, size, "not judged: the run stopped before %s",
-                 k->at_end ? "its end" : "the check's window");
+        describe_undecided(t, m, msg, size);
         return;
     }
     switch (k->type) {
@@ -274,6 +292,7 @@ struct check_outcome *checks_finish(struct checks *c, const struct model *m, con
         return NULL;
     for (size_t i = 0; i < c->n; i++) {
         out[i].check = c->t[i].c;
+        c->t[i].end_step = s->step;
         out[i].result = settle_tracker(&c->t[i], m, s, end);
         describe(&c->t[i], m, &out[i]);
     }

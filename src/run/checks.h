@@ -19,7 +19,8 @@
 enum check_result {
     CHECK_PASSED,
     CHECK_FAILED,
-    CHECK_UNDECIDED, /* the run stopped (diverged, interrupted) before it could be judged */
+    CHECK_UNDECIDED, /* not judged: the run stopped (diverged, interrupted) before it could
+                        be, or ended before the check's time (a run made shorter) */
 };
 
 /* How a run ended, as the checks see it. */

@@ -1,7 +1,7 @@
 /* The scenario's checks[] (catena-scenario(5), scenario/check.h): each check an object with
  * a "type", an optional "name" and the keys of its type, one key table per type so that a
  * key of another type is refused with the list of this one's. Times become steps as event
- * times do (the first step at or after them) and must fall within the run. */
+ * times do (the first step at or after them). */
 #define _POSIX_C_SOURCE 200809L
 #include "scenario/check.h"
 
@@ -15,36 +15,36 @@ const char *const check_type_names[] = {
     "max_stretch", "no_break", "settled", "energy", "inside", NULL,
 };
 
-static const char *const at_names[] = {"every_step", "end", NULL};
+const char *const scenario_check_at_names[] = {"every_step", "end", NULL};
 
 // clang-format off
-static const struct sjson_key max_stretch_keys[] = {
+const struct sjson_key scenario_check_max_stretch_keys[] = {
     {"name", 0},
     {"type", 1},
     {"limit", 1},
     {"at", 0},
     {NULL, 0},
 };
-static const struct sjson_key no_break_keys[] = {
+const struct sjson_key scenario_check_no_break_keys[] = {
     {"name", 0},
     {"type", 1},
     {NULL, 0},
 };
-static const struct sjson_key settled_keys[] = {
+const struct sjson_key scenario_check_settled_keys[] = {
     {"name", 0},
     {"type", 1},
     {"by", 1},
     {"speed", 1},
     {NULL, 0},
 };
-static const struct sjson_key energy_keys[] = {
+const struct sjson_key scenario_check_energy_keys[] = {
     {"name", 0},
     {"type", 1},
     {"max_gain", 1},
     {"from", 0},
     {NULL, 0},
 };
-static const struct sjson_key inside_keys[] = {
+const struct sjson_key scenario_check_inside_keys[] = {
     {"name", 0},
     {"type", 1},
     {"point", 1},
@@ -58,7 +58,8 @@ static const struct sjson_key inside_keys[] = {
 
 /* Indexed by enum check_type. */
 static const struct sjson_key *const type_keys[CHECK_TYPES] = {
-    max_stretch_keys, no_break_keys, settled_keys, energy_keys, inside_keys,
+    scenario_check_max_stretch_keys, scenario_check_no_break_keys, scenario_check_settled_keys,
+    scenario_check_energy_keys,      scenario_check_inside_keys,
 };
 
 void check_free_all(struct scenario_checks *c)
@@ -69,24 +70,17 @@ void check_free_all(struct scenario_checks *c)
     *c = (struct scenario_checks){0};
 }
 
-/* e[key], a time in s within the run, as the first step at or after it; absent leaves *step
- * as it is. */
+/* e[key], a time in s, as the first step at or after it; absent leaves *step as it is. A time
+ * after the last step is no error: a run made shorter (--steps, a sweep) leaves the check
+ * undecided. */
 static int read_time(struct loader *ld, const cJSON *e, const char *path, const char *key,
                      long *step)
 {
-    char p[SJSON_PATH_MAX];
     double t = -1.0;
     if (sjson_get_number(&ld->cx, e, path, key, &SJSON_NONNEG, &t))
         return CATENA_EINPUT;
-    if (t < 0.0)
-        return 0;
-    const struct model *m = ld->m;
-    const long k = loader_time_step(ld, t);
-    if (k > m->steps)
-        return sjson_error(&ld->cx, sjson_path_key(p, path, key),
-                           "%g s is after the end of the run (%ld steps of %g s: %g s)", t,
-                           m->steps, m->dt, (double)m->steps * m->dt);
-    *step = k;
+    if (t >= 0.0)
+        *step = loader_time_step(ld, t);
     return 0;
 }
 
@@ -110,7 +104,7 @@ static int read_inside(struct loader *ld, const cJSON *e, const char *path, stru
                                hi[k], lo[k]);
     long long step = -1;
     if (loader_either(ld, e, path, "time", "step") ||
-        sjson_get_integer(&ld->cx, e, path, "step", 0, ld->m->steps, &step) ||
+        sjson_get_integer(&ld->cx, e, path, "step", 0, SCENARIO_MAX_COUNT, &step) ||
         read_time(ld, e, path, "time", &c->step))
         return CATENA_EINPUT;
     if (step >= 0)
@@ -125,7 +119,7 @@ static int read_type_keys(struct loader *ld, const cJSON *e, const char *path, s
     switch (c->type) {
     case CHECK_MAX_STRETCH:
         if (sjson_get_number(&ld->cx, e, path, "limit", &SJSON_POSITIVE, &c->limit) ||
-            sjson_get_enum(&ld->cx, e, path, "at", at_names, &at))
+            sjson_get_enum(&ld->cx, e, path, "at", scenario_check_at_names, &at))
             return CATENA_EINPUT;
         c->at_end = at == 1;
         return 0;
