@@ -687,7 +687,7 @@ START_TEST(test_summary_ok)
                            .live_links = 3,
                            .diverged_point = -1};
     struct catena_error err = {0};
-    ck_assert_msg(summary_write(dir, scn, &r, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_msg(summary_write(dir, scn, &r, NULL, &err) == CATENA_OK, "%s", err.msg);
 
     cJSON *root = read_summary();
     ck_assert_str_eq(at(root, "catena_version")->valuestring, "0.1.0");
@@ -750,7 +750,7 @@ START_TEST(test_summary_diverged)
                            .live_links = 7,
                            .diverged_point = 3};
     struct catena_error err = {0};
-    ck_assert_msg(summary_write(dir, scn, &r, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_msg(summary_write(dir, scn, &r, NULL, &err) == CATENA_OK, "%s", err.msg);
     cJSON *root = read_summary();
     ck_assert_str_eq(at(root, "status")->valuestring, "diverged");
     ck_assert_double_eq(at(root, "steps_per_second")->valuedouble, 0.0); /* no wall time */
@@ -770,7 +770,7 @@ START_TEST(test_summary_missing_dir)
     struct run_result r = {.status = RUN_OK, .diverged_point = -1};
     struct catena_error err = {0};
     char *missing = tu_path(dir, "gone");
-    ck_assert_int_eq(summary_write(missing, scn, &r, &err), CATENA_EFAIL);
+    ck_assert_int_eq(summary_write(missing, scn, &r, NULL, &err), CATENA_EFAIL);
     ck_assert_msg(strstr(err.msg, "gone/summary.json: cannot create") != NULL, "%s", err.msg);
     free(missing);
     scenario_destroy(scn);

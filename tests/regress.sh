@@ -118,13 +118,20 @@ expect_status 0 "-q: exit 0"
 expect_eq "$(cat "$tmp/out" | sed 's/ ([0-9.]* s)$//')" "regress: 3 scenarios: 3 passed, 0 failed, 0 errors" \
     "-q: only the summary when every scenario passes"
 
-# --- a golden that lacks a file the run writes
+# --- a golden without a file the run writes passes (a newer catena writes more), and
+# --update adds the file; a file of the golden the run no longer writes fails
 
-rm "$suite/golden/short/events.csv"
+rm "$suite/golden/short/metrics.csv"
 regress "$suite"
-expect_status 1 "a golden without events.csv: exit 1"
-expect_out "FAIL: short: the golden lacks events.csv" "the missing file is named"
-cp "$tmp/golden-before/short/events.csv" "$suite/golden/short/"
+expect_status 0 "a golden without metrics.csv: still passes"
+regress "$suite" --update
+expect_out "changed: short: the golden lacks metrics.csv" "--update names the file it adds"
+check "--update added it" test -f "$suite/golden/short/metrics.csv"
+cp "$suite/golden/short/trajectory.csv" "$suite/golden/short/trajectory.json"
+regress "$suite"
+expect_status 1 "a golden with a file the run no longer writes: exit 1"
+expect_out "FAIL: short: the run did not write trajectory.json" "the lost file is named"
+rm "$suite/golden/short/trajectory.json"
 
 # --- a golden whose scenario is gone
 

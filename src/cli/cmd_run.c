@@ -161,10 +161,15 @@ static int run_scenario(const struct scenario *sc, const char *out_dir, int quie
         snprintf(dir, n, "runs/%s", name);
         out_dir = dir;
     }
-    const struct run_options o = {
-        .out_dir = out_dir, .progress = !quiet && isatty(STDERR_FILENO), .plot = plot};
+    struct warnings warnings = {0};
+    const struct run_options o = {.out_dir = out_dir,
+                                  .progress = !quiet && isatty(STDERR_FILENO),
+                                  .plot = plot,
+                                  .warnings = &warnings};
     struct run_result r;
     struct catena_error err;
+    const char *label = sc->provenance.source ? sc->provenance.source : sc->provenance.name;
+    cmd_warnings(label, &sc->warnings);
     int status = run_simulation(sc, &o, &r, &err);
     for (size_t i = 0; i < r.nchecks; i++)
         if (r.checks[i].result == CHECK_FAILED)
@@ -172,6 +177,8 @@ static int run_scenario(const struct scenario *sc, const char *out_dir, int quie
                     r.checks[i].check->name, r.checks[i].message);
     if (status != CATENA_OK)
         cmd_report(&err);
+    cmd_warnings(label, &warnings);
+    warnings_clear(&warnings);
     /* a diverged run is drawn up to its last good step, and one that failed its checks to
      * its end: that is where to look for the cause */
     if (sc->output.render &&

@@ -175,12 +175,15 @@ static size_t missing(const char *a, const char *b, const char *what, char *msg,
     return count;
 }
 
-size_t regress_golden_files_differ(const char *run, const char *golden, char *msg, size_t size)
+size_t regress_golden_files_differ(const char *run, const char *golden, int lost_only, char *msg,
+                                   size_t size)
 {
     msg[0] = '\0';
-    size_t n = missing(run, golden, "the golden lacks ", msg, size);
+    size_t n = missing(golden, run, "the run did not write ", msg, size);
+    if (lost_only)
+        return n;
     const size_t len = strlen(msg);
-    n += missing(golden, run, len ? "; the run did not write " : "the run did not write ",
-                 msg + len, size - len);
+    n += missing(run, golden, len ? "; the golden lacks " : "the golden lacks ", msg + len,
+                 size - len);
     return n;
 }

@@ -147,7 +147,7 @@ static void judge_completed(const struct regress_options *o, struct regress_case
     struct catena_error err;
     const char *part = NULL;
     char files[900], what[1200];
-    const int rc = regress_golden_files_differ(c->run, c->golden, files, sizeof files)
+    const int rc = regress_golden_files_differ(c->run, c->golden, 1, files, sizeof files)
                        ? CATENA_OK
                        : compare_golden(c, &o->cmp, f, &part, what, sizeof what, &err);
     if (nfailed)
@@ -195,7 +195,7 @@ int regress_bless(const struct regress_options *o, struct regress_case *c, struc
     struct stat st;
     char files[900];
     if (stat(c->golden, &st) == 0 &&
-        regress_golden_files_differ(c->run, c->golden, files, sizeof files)) {
+        regress_golden_files_differ(c->run, c->golden, 0, files, sizeof files)) {
         snprintf(c->change, sizeof c->change, "%s", files);
         c->blessing = REGRESS_CHANGED;
     } else if (stat(c->golden, &st) == 0) {

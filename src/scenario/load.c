@@ -7,6 +7,7 @@
 #include "scenario/scenario.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,6 +273,20 @@ static int keep_effective_text(struct loader *ld, cJSON *root)
     return 0;
 }
 
+/* The file's solver.method and solver.damping, as written, before any override. */
+static void file_solver(struct loader *ld, const cJSON *root)
+{
+    const cJSON *s = sjson_child(root, "solver");
+    const cJSON *method = s ? sjson_child(s, "method") : NULL;
+    const cJSON *damping = s ? sjson_child(s, "damping") : NULL;
+    static const char *const names[] = {"verlet", "pbd", "xpbd"};
+    ld->file_method = method ? -1 : METHOD_VERLET;
+    for (int k = 0; k < 3 && cJSON_IsString(method); k++)
+        if (strcmp(method->valuestring, names[k]) == 0)
+            ld->file_method = k;
+    ld->file_damping = cJSON_IsNumber(damping) ? damping->valuedouble : NAN;
+}
+
 struct scenario *scenario_parse(const char *label, const char *text, size_t len,
                                 const struct scenario_override *ov, size_t nov,
                                 struct catena_error *err)
@@ -304,6 +319,7 @@ struct scenario *scenario_parse_opts(const char *label, const char *text, size_t
                     sjson_type_name(root));
         goto fail;
     }
+    file_solver(&ld, root);
     for (size_t i = 0; i < o->nov; i++)
         if (scenario_override_apply(root, &o->ov[i], err))
             goto fail;

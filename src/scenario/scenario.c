@@ -37,5 +37,6 @@ void scenario_destroy(struct scenario *sc)
     free(p->overrides);
     free(p->json);
     check_free_all(&sc->checks);
+    warnings_clear(&sc->warnings);
     free(sc);
 }

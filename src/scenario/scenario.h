@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "core/warnings.h"
 #include "model/model.h"
 #include "scenario/check.h"
 #include "scenario/output.h"
@@ -31,6 +32,9 @@ struct scenario {
     struct scenario_output output;
     struct scenario_provenance provenance;
     struct scenario_checks checks; /* what a run must show ("checks"); owned */
+    struct warnings warnings; /* what loading found allowed but probably not meant (validate
+                                 prints them, a run prints them and lists them in
+                                 summary.json) */
 };
 
 /* A scenario built in code around the model m, which it owns from then on (m NULL: a new

@@ -120,6 +120,13 @@ static void done(void *ctx, size_t i, int code, const struct catena_error *why)
         x->o->done(x->o->ctx, x->p, i, out);
 }
 
+/* The pool's tick, passed on to the sweep's. */
+static void tick(void *ctx)
+{
+    const struct exec *x = ctx;
+    x->o->tick(x->o->ctx);
+}
+
 int sweep_exec(const struct sweep_plan *p, const struct sweep_exec_options *o,
                struct sweep_outcome *out, int *stop_signal, struct catena_error *err)
 {
@@ -142,7 +149,7 @@ int sweep_exec(const struct sweep_plan *p, const struct sweep_exec_options *o,
                                         .prepare = prepare,
                                         .release = release,
                                         .done = done,
-                                        .tick = o->tick,
+                                        .tick = o->tick ? tick : NULL,
                                         .tick_s = SWEEP_TICK,
                                         .ctx = &x};
     const size_t next = procpool_run(&po, stop_signal);
