@@ -34,7 +34,7 @@ complete_words() {
         sh "$tmp/catena.bash" catena "$@") | sort
 }
 
-expect_eq "$(complete_words r | tr '\n' ' ')" "render run " "the commands complete"
+expect_eq "$(complete_words r | tr '\n' ' ')" "regress render run " "the commands complete"
 expect_eq "$(complete_words --v | tr '\n' ' ')" "--version " "the program's options complete"
 expect_eq "$(complete_words run --st | tr '\n' ' ')" "--steps " "a command's options complete"
 expect_eq "$(complete_words run --format '' | tr '\n' ' ')" "csv json npy " \

@@ -112,6 +112,20 @@ relist() {
     } >"$relist_dir/summary.json.new" && mv "$relist_dir/summary.json.new" "$relist_dir/summary.json"
 }
 
+# junit_valid FILE: FILE is well-formed XML that follows tests/data/junit.xsd, the schema of
+# the JUnit reports CI services read (xmllint, from libxml2-utils; where it is missing,
+# python3's XML parser checks that it is well-formed).
+junit_valid() {
+    if command -v xmllint >/dev/null 2>&1; then
+        xmllint --noout --schema "$top_srcdir/tests/data/junit.xsd" "$1" >/dev/null 2>"$tmp/err"
+    elif command -v python3 >/dev/null 2>&1; then
+        python3 -c 'import sys, xml.etree.ElementTree as e; e.parse(sys.argv[1])' "$1" 2>"$tmp/err"
+    else
+        echo "neither xmllint (libxml2-utils) nor python3 to read $1 with" >"$tmp/err"
+        return 1
+    fi
+}
+
 finish() {
     echo "$passed passed, $failed failed"
     [ "$failed" -eq 0 ]

@@ -1,136 +1,71 @@
 #!/bin/sh
-# Golden regression: every scenarios/regression/NAME.json runs and its trajectory is compared
-# with tests/golden/NAME.csv by `catena compare`: bit-identical values (atol 0, rtol 0) on
-# the platform named in tests/golden/PLATFORM, where the golden files were made; elsewhere
-# within the options in tests/golden/NAME.tolerance, whose comments give the reason.
-# scripts/update-golden regenerates the golden files after an intended change; it is tested
-# at the end on a copy of the tree (reports, all-or-nothing, tolerance files).
+# catena's own regression suite, tests/regression/ (see its README), run by `catena regress`:
+# every scenario against its golden run, bit-identical (atol 0, rtol 0) on the platform
+# named in tests/regression/PLATFORM, where the golden runs were made; elsewhere within
+# 1e-9 m, the tolerance the README gives the reasons for. Then what the suite is there for
+# is checked in its golden runs, and that the comparison can fail.
 . "$top_srcdir/tests/lib.sh"
 
-golden=$top_srcdir/tests/golden
-scenarios=$top_srcdir/scenarios/regression
+suite=$top_srcdir/tests/regression
 here=$(uname -sm)
-made_on=$(cat "$golden/PLATFORM" 2>/dev/null)
-check "tests/golden/PLATFORM names the platform the golden files come from" test -n "$made_on"
+made_on=$(cat "$suite/PLATFORM" 2>/dev/null)
+check "tests/regression/PLATFORM names the platform the golden runs come from" test -n "$made_on"
 if [ "$here" = "$made_on" ]; then
-    echo "# $here: the golden files' platform, so values must be bit-identical"
+    echo "# $here: the golden runs' platform, so values must be bit-identical"
+    tolerance="--atol 0 --rtol 0"
 else
-    echo "# $here, not $made_on: values are compared within each NAME.tolerance"
+    echo "# $here, not $made_on: values are compared within 1e-9 m (tests/regression/README)"
+    tolerance="--atol 1e-9 --rtol 0"
 fi
 
-# The options a NAME.tolerance file holds: its lines that are not comments.
-tolerance() {
-    grep -v '^#' "$golden/$1.tolerance" | tr '\n' ' ' | sed 's/ *$//'
-}
+# shellcheck disable=SC2086 # the options are words
+catena regress "$suite" $tolerance --junit "$tmp/junit.xml"
+expect_status 0 "tests/regression: every scenario matches its golden run ($tolerance)"
+if [ "$status" -ne 0 ]; then
+    sed 's/^/    /' "$tmp/out"
+fi
+n=$(grep -c '^PASS: ' "$tmp/out")
+check "tests/regression holds scenarios ($n passed)" test "$n" -ge 4
+check "the JUnit report is written" test -s "$tmp/junit.xml"
 
-n=0
-for json in "$scenarios"/*.json; do
-    [ -e "$json" ] || continue
-    name=${json##*/}
-    name=${name%.json}
-    n=$((n + 1))
-    if ! check "$name: has a golden file" test -f "$golden/$name.csv" ||
-        ! check "$name: has a tolerance file" test -f "$golden/$name.tolerance"; then
-        continue
-    fi
-    catena run "$json" --format csv -q -o "$tmp/$name"
-    expect_status 0 "$name: runs"
-    if [ "$here" = "$made_on" ]; then
-        catena compare "$tmp/$name/trajectory.csv" "$golden/$name.csv" --atol 0 --rtol 0
-        expect_status 0 "$name: bit-identical to tests/golden/$name.csv"
-    fi
-    # shellcheck disable=SC2046 # the file holds options, one word each
-    catena compare "$tmp/$name/trajectory.csv" "$golden/$name.csv" $(tolerance "$name")
-    expect_status 0 "$name: within tests/golden/$name.tolerance ($(tolerance "$name"))"
-    if [ "$status" -ne 0 ]; then
-        sed 's/^/    /' "$tmp/out"
-    fi
-done
-check "scenarios/regression holds scenarios" test "$n" -ge 3
-
-# Every golden file belongs to a scenario: one whose scenario is gone tests nothing.
-for f in "$golden"/*.csv; do
-    name=${f##*/}
-    check "tests/golden/$name has its scenario" test -f "$scenarios/${name%.csv}.json"
+# What each scenario is there for is still in its golden run.
+golden=$suite/golden
+check "breaking-link: one link breaks" json_has "$golden/breaking-link/summary.json" live_links 10
+check "breaking-link: the break is an event" grep -q '^37,0.37,break,10,' \
+    "$golden/breaking-link/events.csv"
+check "rope-3d: the trajectory is 3D" grep -qx 'step,time,point,x,y,z' \
+    "$golden/rope-3d/trajectory.csv"
+for f in "$golden"/*/summary.json; do
+    name=${f%/summary.json}
+    check "${name##*/}: the golden run ended well" json_has "$f" status '"ok"'
 done
 
-# What each scenario is there for is still there.
-check "breaking-link: one link breaks" json_has "$tmp/breaking-link/summary.json" live_links 10
-check "rope-3d: the trajectory is 3D" grep -qx 'step,time,point,x,y,z' "$tmp/rope-3d/trajectory.csv"
-
-# The comparison can fail: one coordinate moved by a few ulps (a relative 1e-15) is a
-# difference at atol 0 and rtol 0 (exit 1, with the place), though far within the
-# tolerance file's.
+# The comparison can fail: in a copy of the suite (the golden runs' platform only: it
+# compares at atol 0), one coordinate of the pendulum's golden moved by a few ulps (a
+# relative 1e-15) is a difference at atol 0 and rtol 0 (exit 1, with the place), though far
+# within 1e-9 m.
+if [ "$here" != "$made_on" ]; then
+    finish
+fi
+cp -r "$suite" "$tmp/suite"
+chmod -R u+w "$tmp/suite"
 awk -F, 'NR == 11 { $4 = sprintf("%.17g", $4 * (1 + 1e-15)) } { print }' OFS=, \
-    "$golden/pendulum.csv" >"$tmp/perturbed.csv"
-catena compare "$tmp/perturbed.csv" "$golden/pendulum.csv" --atol 0 --rtol 0
+    "$golden/pendulum/trajectory.csv" >"$tmp/suite/golden/pendulum/trajectory.csv"
+catena regress "$tmp/suite" --atol 0 --rtol 0
 expect_status 1 "one coordinate a few ulps off differs at atol 0"
-expect_err "1 of 164 values outside tolerance, first at step 80 (t = 0.4 s), point 1, x" \
+expect_out "FAIL: pendulum: positions: 1 of 164 values outside tolerance, first at step 80 (t = 0.4 s), point 1, x" \
     "the difference is that value, found where it is"
-# shellcheck disable=SC2046
-catena compare "$tmp/perturbed.csv" "$golden/pendulum.csv" $(tolerance pendulum)
-expect_status 0 "a few ulps are within the tolerance file's"
+check "the other scenarios still pass" test "$(grep -c '^PASS: ' "$tmp/out")" -eq $((n - 1))
+catena regress "$tmp/suite" --atol 1e-9 --rtol 0
+expect_status 0 "a few ulps are within 1e-9 m"
 
-# --- scripts/update-golden, on a copy of the tree's golden files
-
-catena_abs=$CATENA
-run_update() {
-    status=0
-    CATENA=$catena_abs "$tmp/tree/scripts/update-golden" "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
-}
-mkdir -p "$tmp/tree/scripts" "$tmp/tree/tests" "$tmp/tree/scenarios"
-cp "$top_srcdir/scripts/update-golden" "$tmp/tree/scripts/"
-cp -r "$golden" "$tmp/tree/tests/golden"
-cp -r "$scenarios" "$tmp/tree/scenarios/regression"
-chmod -R u+w "$tmp/tree"
-
-run_update -n
-expect_status 0 "update-golden -n: nothing would change"
-expect_out "4 unchanged, 0 changed, 0 new" "update-golden -n finds every golden file current"
-
-# A golden file a few ulps off: reported as changed, within its tolerance file.
-cp "$tmp/perturbed.csv" "$tmp/tree/tests/golden/pendulum.csv"
-run_update -n
-expect_status 1 "update-golden -n with a golden file off exits 1"
-expect_out "pendulum: CHANGED" "the changed golden file is named"
-expect_out "max |A-B|:" "the change is measured by catena compare"
-expect_out "a rounding-sized change" "a change within the tolerance file is called rounding"
-check "update-golden -n changes nothing" cmp -s "$tmp/perturbed.csv" "$tmp/tree/tests/golden/pendulum.csv"
-
-# A scenario that no longer runs: no golden file is touched, not even the ones before it.
-cp "$tmp/tree/scenarios/regression/rope-3d.json" "$tmp/rope-3d.json"
-sed 's/"steps": 300/"steps": -1/' "$tmp/rope-3d.json" >"$tmp/tree/scenarios/regression/rope-3d.json"
-run_update
-expect_status 1 "update-golden with a scenario that fails exits 1"
-expect_err "no golden file was changed" "update-golden says nothing was changed"
-check "a failed update leaves the golden files alone" \
-    cmp -s "$tmp/perturbed.csv" "$tmp/tree/tests/golden/pendulum.csv"
-cp "$tmp/rope-3d.json" "$tmp/tree/scenarios/regression/rope-3d.json"
-
-# The physics changed: outside the tolerance file, then regenerated.
-sed 's/-9.81/-9.80665/' "$top_srcdir/scenarios/regression/pendulum.json" \
-    >"$tmp/tree/scenarios/regression/pendulum.json"
-sed 's/"steps": 400/"steps": 380/' "$top_srcdir/scenarios/regression/hanging-chain.json" \
-    >"$tmp/tree/scenarios/regression/hanging-chain.json"
-run_update
-expect_status 0 "update-golden regenerates"
-expect_out "pendulum: OUTSIDE" "a change beyond the tolerance file is called a change in the physics"
-expect_out "hanging-chain: OUTSIDE" "a run of fewer steps is a change"
-expect_out "extent: A ends at step 360, B goes on to step 400" \
-    "where the shorter run stops is named (its last frame: every 40 steps)"
-expect_out "2 unchanged, 2 changed, 0 new" "update-golden counts what changed"
-catena run "$tmp/tree/scenarios/regression/pendulum.json" --format csv -q -o "$tmp/new-pendulum"
-check "the regenerated golden file is the new trajectory" \
-    cmp -s "$tmp/new-pendulum/trajectory.csv" "$tmp/tree/tests/golden/pendulum.csv"
-check "no temporary file is left" test -z "$(find "$tmp/tree/tests/golden" -name '.*')"
-run_update -n
-expect_status 0 "after regenerating, update-golden -n finds nothing to change"
-
-# A scenario without its tolerance file is refused before anything runs.
-cp "$tmp/tree/scenarios/regression/pendulum.json" "$tmp/tree/scenarios/regression/new.json"
-run_update
-expect_status 2 "a scenario without NAME.tolerance: exit 2"
-expect_err "tests/golden/new.tolerance: missing; write it first (see tests/golden/README)" \
-    "the missing tolerance file is named"
+# --update calls it a rounding-sized change and puts the golden back as it was.
+catena regress "$tmp/suite" --update --atol 1e-9 --rtol 0
+expect_status 0 "--update regenerates"
+expect_out "changed: pendulum: positions: 1 of 164 values outside tolerance" "--update names the change"
+expect_out "within the tolerance (atol 1e-09, rtol 0)" "--update calls it rounding-sized"
+expect_out "regress: $n scenarios: 0 new, 1 changed, $((n - 1)) unchanged" "--update counts"
+check "the golden trajectory is the one made here again" \
+    cmp -s "$tmp/suite/golden/pendulum/trajectory.csv" "$golden/pendulum/trajectory.csv"
 
 finish

@@ -52,8 +52,8 @@ for f in sys.argv[2:]:
 PY
 }
 
-scenarios=$(find "$top_srcdir/scenarios" "$top_srcdir/tests/data/schema" -name '*.json' \
-    ! -path '*/sweeps/*' | sort)
+scenarios=$(find "$top_srcdir/scenarios" "$top_srcdir/tests/data/schema" \
+    "$top_srcdir/tests/regression" -name '*.json' ! -path '*/sweeps/*' ! -path '*/golden/*' | sort)
 check_files "$tmp/scenario.schema.json" $scenarios >"$tmp/errors" 2>&1
 check "every shipped scenario is valid under catena schema scenario" test ! -s "$tmp/errors"
 sed 's/^/    /' "$tmp/errors" | head -n 10

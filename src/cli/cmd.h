@@ -82,7 +82,7 @@ extern const struct cmd_spec *cmd_current;
 
 extern const struct cmd_spec cmd_help_spec, cmd_run_spec, cmd_validate_spec, cmd_render_spec,
     cmd_catenary_spec, cmd_compare_spec, cmd_sweep_spec, cmd_sweep_collect_spec, cmd_bench_spec,
-    cmd_plot_spec, cmd_sweep_plot_spec, cmd_schema_spec, cmd_completion_spec;
+    cmd_plot_spec, cmd_sweep_plot_spec, cmd_schema_spec, cmd_completion_spec, cmd_regress_spec;
 
 int cmd_version(int argc, char **argv);
 

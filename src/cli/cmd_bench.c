@@ -5,7 +5,6 @@
 #define _XOPEN_SOURCE 700
 #include "cli/cmd.h"
 
-#include <ftw.h>
 #include <getopt.h> /* optind, optarg */
 #include <limits.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "core/tmpdir.h"
 
 enum { OPT_QUICK = CHAR_MAX + 1, OPT_JSON };
 
@@ -67,14 +67,6 @@ static void on_result(const struct bench_result *r, void *ctx)
     fflush(stdout);
 }
 
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
 static int write_json(const char *path, const struct bench_options *o, const struct collected *c)
 {
     char *text = bench_json(o, c->r, c->n);
@@ -124,18 +116,15 @@ static int cmd_bench(int argc, char **argv)
         fprintf(stderr, "catena: %s\n", err.msg);
         return 2;
     }
-    const char *tmp = getenv("TMPDIR");
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/catena-bench.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        perror("catena: bench: cannot make a scratch directory");
-        return 1;
-    }
+    char *dir = tmpdir_create("bench", &err);
+    if (!dir)
+        return cmd_report(&err);
     o.dir = dir;
     static struct collected results;
     bench_print_header(stdout);
     int rc = bench_run(&o, on_result, &results, &err);
-    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS); /* the scratch files, and the directory */
+    tmpdir_remove(dir); /* the scratch files, and the directory */
+    free(dir);
     if (o.load[0] >= 0 && o.load[1] >= 0)
         printf("load average %.2f before, %.2f after, on %ld processors\n", o.load[0], o.load[1],
                sysconf(_SC_NPROCESSORS_ONLN));

@@ -11,11 +11,14 @@
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "analysis/compare_plot.h"
+#include "core/clock.h"
 #include "core/stop.h"
 #include "io/compare.h"
+#include "io/junit.h"
 
 enum {
     OPT_ATOL = CHAR_MAX + 1,
@@ -28,6 +31,7 @@ enum {
     OPT_METRIC_RTOL,
     OPT_ONLY,
     OPT_PLOT,
+    OPT_JUNIT,
 };
 
 static int cmd_compare(int argc, char **argv);
@@ -62,6 +66,11 @@ static const struct cmd_option compare_options[] = {
              "but positions\nneed two run directories)",
      .complete = "positions events topology status metrics"},
     {.name = "json", .key = OPT_JSON, .help = "print the report as JSON"},
+    {.name = "junit",
+     .key = OPT_JUNIT,
+     .arg = "FILE",
+     .help = "also write the comparison as a JUnit XML report to FILE",
+     .complete = CMD_FILES},
     {.name = "plot",
      .key = OPT_PLOT,
      .arg = "FILE.png",
@@ -84,7 +93,7 @@ const struct cmd_spec cmd_compare_spec = {
              "and final metrics. Exit 0 within tolerance, 1 outside, 2 when they cannot be\n"
              "compared.",
     .options = compare_options,
-    .example = "catena compare runs/chain tests/golden/hanging-chain.csv --atol 1e-12\n"
+    .example = "catena compare runs/chain tests/regression/golden/hanging-chain --atol 1e-12\n"
                "catena compare runs/new runs/ref --step-tol 1 --plot diff.png",
     .operand_complete = CMD_FILES,
 };
@@ -134,12 +143,60 @@ static int compare_plot(const struct compare_result *res, const char *a, const c
     return status ? status : CATENA_EFAIL;
 }
 
+/* The first part of the comparison that differs, by name ("positions", "events", ...). */
+static const char *first_difference(const struct compare_result *res)
+{
+    for (int k = 0; k < COMPARE_NPARTS; k++)
+        if (res->part[k].compared && res->part[k].differ)
+            return compare_part_name((enum compare_part)k);
+    return "positions";
+}
+
+/* --junit FILE: the comparison as one test case, named by A and B, failed when they differ
+ * (typed by the first part that does, the report as its text) or in error when they cannot
+ * be compared. Returns status, or CATENA_EFAIL when the report cannot be written. */
+static int compare_junit(const char *file, const char *a, const char *b, int status,
+                         const struct compare_result *res, const struct catena_error *err,
+                         double seconds)
+{
+    char *report = NULL, *name = NULL;
+    size_t n = 0;
+    const int differs = status != CATENA_EINPUT && compare_differs(res);
+    FILE *mem = differs ? open_memstream(&report, &n) : NULL;
+    if (mem) {
+        compare_print(mem, res);
+        fclose(mem);
+    }
+    n = strlen(a) + strlen(b) + sizeof " against ";
+    if ((name = malloc(n)))
+        snprintf(name, n, "%s against %s", a, b);
+    const struct junit_case c = {
+        .name = name ? name : a,
+        .classname = "compare",
+        .time = seconds,
+        .outcome = differs  ? JUNIT_FAILED
+                   : status ? JUNIT_ERROR
+                            : JUNIT_PASSED,
+        .type = differs ? first_difference(res) : "input",
+        .message = err->msg,
+        .text = report,
+    };
+    const struct junit_suite suite = {"catena compare", seconds, &c, 1};
+    struct catena_error werr;
+    if (junit_write(file, &suite, &werr) != CATENA_OK)
+        status = cmd_report(&werr);
+    free(report);
+    free(name);
+    return status;
+}
+
 /* Compares A and B and prints the report (and draws the plot when asked); exit 0 within
  * tolerance, 1 outside, 2 when they cannot be compared. */
 static int compare_files(const char *a, const char *b, const struct compare_options *opt, int json,
-                         int quiet, const char *plot)
+                         int quiet, const char *plot, const char *junit)
 {
-    struct catena_error err;
+    const double start = clock_monotonic_s();
+    struct catena_error err = {0};
     struct compare_result res;
     int status = compare_paths(a, b, opt, &res, &err);
     if (status == CATENA_EINPUT || (status && !compare_differs(&res))) {
@@ -164,6 +221,8 @@ static int compare_files(const char *a, const char *b, const struct compare_opti
         if (plot)
             status = compare_plot(&res, a, b, plot, status);
     }
+    if (junit)
+        status = compare_junit(junit, a, b, status, &res, &err, clock_monotonic_s() - start);
     compare_result_free(&res);
     return status;
 }
@@ -172,7 +231,7 @@ static int cmd_compare(int argc, char **argv)
 {
     struct compare_options opt;
     struct catena_error err;
-    const char *plot = NULL;
+    const char *plot = NULL, *junit = NULL;
     int json = 0, quiet = 0, c;
     compare_default_options(&opt);
     while ((c = cmd_getopt(&cmd_compare_spec, argc, argv)) != -1) {
@@ -210,6 +269,9 @@ static int cmd_compare(int argc, char **argv)
             if (parse_tolerance("--metric-rtol", optarg, &opt.metric_rtol))
                 return cmd_usage_error();
             break;
+        case OPT_JUNIT:
+            junit = optarg;
+            break;
         case OPT_PLOT:
             plot = optarg;
             opt.keep_series = 1;
@@ -242,7 +304,7 @@ static int cmd_compare(int argc, char **argv)
     /* A signal ends the reading at the next frame with a message (traj_read_next). */
     struct stop_handlers stop;
     stop_catch(&stop);
-    int status = compare_files(argv[optind], argv[optind + 1], &opt, json, quiet, plot);
+    int status = compare_files(argv[optind], argv[optind + 1], &opt, json, quiet, plot, junit);
     if (stop_requested() && status == CATENA_EINPUT) /* the reading was cut short */
         status = stop_exit_status(stop_requested());
     stop_restore(&stop);

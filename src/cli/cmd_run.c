@@ -174,12 +174,17 @@ static int run_scenario(const struct scenario *sc, const char *out_dir, int quie
     const char *label = sc->provenance.source ? sc->provenance.source : sc->provenance.name;
     cmd_warnings(label, &sc->warnings);
     int status = run_simulation(sc, &o, &r, &err);
+    for (size_t i = 0; i < r.nchecks; i++)
+        if (r.checks[i].result == CHECK_FAILED)
+            fprintf(stderr, "catena: %s: check \"%s\" failed: %s\n", sc->provenance.source,
+                    r.checks[i].check->name, r.checks[i].message);
     if (status != CATENA_OK)
         cmd_report(&err);
     cmd_warnings(label, &warnings);
     warnings_clear(&warnings);
     if (r.status == RUN_INTERRUPTED)
         status = stop_exit_status(r.signal); /* as the shell reports a process killed by it */
+    run_result_free(&r);
     free(dir);
     return status;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/procpool.h"
 #include "core/progress.h"
 #include "core/stop.h"
 #include "sweep/sweep.h"
@@ -284,7 +285,7 @@ static int sweep_here(const struct sweep_plan *p, const char *dir, const char *p
 static int cmd_sweep(int argc, char **argv)
 {
     const char *dir = NULL, *emit = NULL, *catena = NULL;
-    int jobs = sweep_cpus(), dry_run = 0, quiet = 0, c;
+    int jobs = procpool_cpus(), dry_run = 0, quiet = 0, c;
     while ((c = cmd_getopt(&cmd_sweep_spec, argc, argv)) != -1) {
         char *end = NULL;
         switch (c) {

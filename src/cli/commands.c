@@ -12,6 +12,7 @@ const struct cmd_spec *const cmd_table[] = {
     &cmd_render_spec,
     &cmd_catenary_spec,
     &cmd_compare_spec,
+    &cmd_regress_spec,
     &cmd_sweep_spec,
     &cmd_sweep_collect_spec,
     &cmd_sweep_plot_spec,

@@ -206,6 +206,23 @@ static void describe_render(FILE *out, const struct scenario *sc)
             render_frames_expected(sc, o));
 }
 
+/* The checks a run would judge: how many, each by name, with its type when it has a name of
+ * its own. */
+static void describe_checks(FILE *out, const struct scenario *sc)
+{
+    const struct scenario_checks *c = &sc->checks;
+    if (c->n == 0)
+        return;
+    fprintf(out, KEY "%zu", "checks", c->n);
+    for (size_t i = 0; i < c->n; i++) {
+        const char *type = check_type_names[c->list[i].type];
+        fprintf(out, "%s%s", i ? ", " : " (", c->list[i].name);
+        if (strcmp(c->list[i].name, type) != 0)
+            fprintf(out, ": %s", type);
+    }
+    fputs(")\n", out);
+}
+
 void describe_scenario(FILE *out, const struct scenario *sc)
 {
     const struct model *m = sc->model;
@@ -221,6 +238,7 @@ void describe_scenario(FILE *out, const struct scenario *sc)
     describe_time(out, m);
     describe_solver(out, m);
     describe_world(out, m);
+    describe_checks(out, sc);
     describe_output(out, m, &sc->output);
     describe_render(out, sc);
 }

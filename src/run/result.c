@@ -1,5 +1,8 @@
-/* Names of how a run ended (run/result.h), as summary.json and messages write them. */
+/* Names of how a run ended (run/result.h), as summary.json and messages write them, and the
+ * release of what a result owns. */
 #include "run/result.h"
+
+#include <stdlib.h>
 
 const char *run_status_name(enum run_status status)
 {
@@ -14,4 +17,11 @@ const char *run_status_name(enum run_status status)
         return "failed";
     }
     return "?";
+}
+
+void run_result_free(struct run_result *r)
+{
+    free(r->checks);
+    r->checks = NULL;
+    r->nchecks = r->checks_failed = 0;
 }

@@ -1,11 +1,12 @@
-/* How a run ended: its status, steps, final metrics and event counts (run_simulation fills
- * it; summary.json reports it). */
+/* How a run ended: its status, steps, final metrics, event counts and the outcome of its
+ * checks (run_simulation fills it; summary.json reports it). */
 #ifndef CATENA_RUN_RESULT_H
 #define CATENA_RUN_RESULT_H
 
 #include <stddef.h>
 
 #include "analysis/metrics.h"
+#include "run/checks.h"
 #include "run/events.h"
 
 enum run_status {
@@ -29,9 +30,17 @@ struct run_result {
     long settled_step;
     long events[LOG_KINDS]; /* rows of events.csv by kind */
     struct metrics final;   /* metrics of the last state (analysis/metrics.h) */
+
+    /* The scenario's checks (run/checks.h), in its order; owned (run_result_free) */
+    struct check_outcome *checks;
+    size_t nchecks;
+    size_t checks_failed; /* how many of them failed */
 };
 
 /* "ok", "diverged", "interrupted", "failed". */
 const char *run_status_name(enum run_status status);
+
+/* Frees what r owns (the check outcomes); r stays readable otherwise. */
+void run_result_free(struct run_result *r);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "run/checks.h"
 #include "run/events.h"
 #include "analysis/metrics.h"
 #include "core/clock.h"
@@ -46,6 +47,7 @@ struct run {
     struct traj_writer *w[NFORMATS]; /* NULL for the formats not written */
     struct metrics_writer *metrics;  /* NULL unless metrics.csv is written */
     struct topology_log *topology;   /* topology.csv; NULL when nothing can change */
+    struct checks *checks;           /* the scenario's checks, judged after every state */
     long diverged;                   /* first diverged point, or -1 */
     struct plausible start;          /* what the initial state says about the end */
     struct warnings warnings;        /* the end's plausibility warnings */
@@ -115,12 +117,14 @@ static void writers_abort(struct run *run)
     run->topology = NULL;
 }
 
-/* Between steps: the events due, then what they (and the step) changed in links and pins. */
+/* Between steps: the events due, then what they (and the step) changed in links and pins,
+ * then the checks on the state the next step starts from. */
 static void boundary(struct run *run)
 {
     events_boundary(run->ev, run->s);
     if (run->topology)
         topology_log_step(run->topology, run->lm, run->s->alive, run->s->step);
+    checks_step(run->checks, run->lm, run->s);
 }
 
 /* Whether the run has settled (time.until_settled) with nothing left to happen. */
@@ -190,6 +194,12 @@ static void fill_result(const struct run *run, struct run_result *r)
         r->status = RUN_INTERRUPTED;
         r->signal = stop_requested();
     }
+    const enum checks_end end = r->status != RUN_OK       ? CHECKS_END_CUT
+                                : s->step < run->m->steps ? CHECKS_END_SETTLED
+                                                          : CHECKS_END_COMPLETE;
+    r->checks = checks_finish(run->checks, run->lm, s, end, &r->nchecks);
+    for (size_t i = 0; i < r->nchecks; i++)
+        r->checks_failed += r->checks[i].result == CHECK_FAILED;
 }
 
 static const char *source_name(const struct scenario *sc)
@@ -223,6 +233,23 @@ static int stopped_error(const struct run *run, const struct run_result *r,
     return error_set(err, CATENA_EFAIL,
                      "%s: diverged at step %ld: point %s has a non-finite position %s",
                      source_name(run->sc), r->steps_done, label, pos);
+}
+
+/* The message for a run whose checks failed, naming them; CATENA_OK when none did. */
+static int checks_error(const struct run *run, const struct run_result *r, struct catena_error *err)
+{
+    if (run->sc->checks.n > 0 && !r->checks)
+        return error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(run->sc));
+    if (r->checks_failed == 0)
+        return CATENA_OK;
+    char names[1024] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < r->nchecks && len < sizeof names; i++)
+        if (r->checks[i].result == CHECK_FAILED)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s\"%s\"", len ? ", " : "",
+                                    r->checks[i].check->name);
+    return error_set(err, CATENA_EFAIL, "%s: %zu of %zu check%s failed: %s", source_name(run->sc),
+                     r->checks_failed, r->nchecks, r->nchecks == 1 ? "" : "s", names);
 }
 
 /* scenario.json: the effective scenario, so that the run directory alone rebuilds it
@@ -338,7 +365,9 @@ static int run_in_dir(struct run *run, struct run_dir *d, const struct run_optio
         *err = later;
         return drawn;
     }
-    return stopped_error(run, r, err);
+    if ((rc = stopped_error(run, r, err)) != CATENA_OK)
+        return rc;
+    return checks_error(run, r, err);
 }
 
 int run_simulation(const struct scenario *sc, const struct run_options *o, struct run_result *r,
@@ -355,7 +384,9 @@ int run_simulation(const struct scenario *sc, const struct run_options *o, struc
     run.ev = events_create(m);
     run.lm = run.ev ? events_model(run.ev) : NULL;
     run.s = run.lm ? state_create(run.lm) : NULL;
-    if (!run.s) {
+    run.checks = run.s ? checks_create(sc) : NULL;
+    if (!run.checks) {
+        state_destroy(run.s);
         events_destroy(run.ev);
         return error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(sc));
     }
@@ -369,6 +400,7 @@ int run_simulation(const struct scenario *sc, const struct run_options *o, struc
         run_dir_close(&d);
     }
     stop_restore(&run.stop);
+    checks_destroy(run.checks);
     if (o->warnings) { /* handed over, the caller's to print and clear */
         *o->warnings = run.warnings;
         run.warnings = (struct warnings){0};

@@ -1,7 +1,7 @@
 /* summary.json: what ran (catena version, scenario hash, effective parameters, counts) and
- * how it ended (status, steps, simulated and wall time, speed, final metrics, and for a
- * diverged run the step and point where positions stopped being finite, for a failed one
- * why, warnings); io/rundir adds the manifest (run_id, files). */
+ * how it ended (status, steps, simulated and wall time, speed, final metrics, the outcome of
+ * each check, and for a diverged run the step and point where positions stopped being
+ * finite, for a failed one why, warnings); io/rundir adds the manifest (run_id, files). */
 #include "run/summary.h"
 
 #include <cjson/cJSON.h>
@@ -62,6 +62,37 @@ static void add_parameters(cJSON *root, const struct scenario *sc, int *ok)
     for (unsigned bit = FORMAT_CSV; bit <= FORMAT_NPY; bit <<= 1)
         if (sc->output.formats & bit)
             add_item(formats, NULL, cJSON_CreateString(traj_format_name(bit)), ok);
+}
+
+/* "checks": how many passed, failed and were not judged, and each one's outcome. */
+static void add_checks(cJSON *root, const struct scenario *sc, const struct run_result *r, int *ok)
+{
+    size_t count[3] = {0};
+    for (size_t i = 0; i < r->nchecks; i++)
+        count[r->checks[i].result]++;
+    cJSON *cj = need(cJSON_AddObjectToObject(root, "checks"), ok);
+    for (int k = CHECK_PASSED; k <= CHECK_UNDECIDED; k++)
+        need(json_out_add_number(cj, checks_result_name((enum check_result)k), (double)count[k]),
+             ok);
+    cJSON *list = need(cJSON_AddArrayToObject(cj, "results"), ok);
+    for (size_t i = 0; i < r->nchecks; i++) {
+        const struct check_outcome *o = &r->checks[i];
+        cJSON *e = cJSON_CreateObject();
+        add_item(list, NULL, e, ok);
+        need(cJSON_AddStringToObject(e, "name", o->check->name), ok);
+        need(cJSON_AddStringToObject(e, "type", check_type_names[o->check->type]), ok);
+        need(cJSON_AddStringToObject(e, "result", checks_result_name(o->result)), ok);
+        if (o->step >= 0) {
+            need(json_out_add_number(e, "step", (double)o->step), ok);
+            need(json_out_add_number(e, "time", (double)o->step * sc->model->dt), ok);
+            need(json_out_add_number(e, "value", o->value), ok);
+        }
+        if (o->largest_step >= 0) {
+            need(json_out_add_number(e, "largest", o->largest), ok);
+            need(json_out_add_number(e, "largest_step", (double)o->largest_step), ok);
+        }
+        need(cJSON_AddStringToObject(e, "message", o->message), ok);
+    }
 }
 
 /* "warnings": [{"code": CODE, "message": MESSAGE}...] from each list in turn. */
@@ -150,6 +181,9 @@ static cJSON *build(const struct scenario *sc, const struct run_result *r, const
     need(json_out_add_number(final, "kinetic", r->final.kinetic), &ok);
     need(json_out_add_number(final, "potential", r->final.potential), &ok);
     need(json_out_add_number(final, "max_speed", r->final.max_speed), &ok);
+
+    if (sc->checks.n > 0)
+        add_checks(root, sc, r, &ok);
 
     if (r->status == RUN_DIVERGED) {
         /* The run checks positions after each step, so steps_done includes the step that

@@ -3,14 +3,9 @@
  * time or a step. Read last, after links[]: events refer to links, and each cut appends the
  * two points and the link it reserves. */
 #include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 
 #include "scenario/loader.h"
-
-/* Times within this fraction of a step of a step boundary count as on it, so that 0.5 s at
- * dt = 1/120 is step 60 even when 0.5 / (1/120) rounds to 60.000000000000007. */
-#define STEP_SLACK 1e-6
 
 static const struct sjson_range FRACTION_OPEN = {0.0, 1.0, 1, 1}; /* 0 < x < 1 */
 
@@ -339,8 +334,7 @@ static int read_when(struct loader *ld, const cJSON *e, const char *path, long *
     double t = 0.0;
     if (sjson_get_number(&ld->cx, e, path, "time", &SJSON_NONNEG, &t))
         return CATENA_EINPUT;
-    const double q = t / ld->m->dt;
-    *step = q > (double)SCENARIO_MAX_COUNT ? (long)SCENARIO_MAX_COUNT : (long)ceil(q - STEP_SLACK);
+    *step = loader_time_step(ld, t);
     return 0;
 }
 
@@ -421,7 +415,7 @@ int scenario_read_events(struct loader *ld)
             break;
         pe[count++] = (struct pending_event){ev, 2 * i};
         if (ev.kind == EVENT_DRAG) {
-            const long end = ev.step + (long)ceil(ev.a / m->dt - STEP_SLACK);
+            const long end = ev.step + loader_time_step(ld, ev.a);
             const struct event rel = {.step = end,
                                       .kind = EVENT_RELEASE,
                                       .target = TARGET_POINT,

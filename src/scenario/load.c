@@ -41,6 +41,7 @@ const struct sjson_key scenario_top_keys[] = {
     {"attachments", 0},
     {"obstacles", 0},
     {"events", 0},
+    {"checks", 0},
     {NULL, 0},
 };
 // clang-format on
@@ -161,7 +162,8 @@ static int (*const sections[])(struct loader *) = {
     scenario_read_links,
     scenario_read_constraints, /* right after links: it reads links[] again */
     scenario_read_reports,     /* after the pins: the catenary report needs a hanging rope */
-    scenario_read_events,      /* last: cuts append the points and links they reserve */
+    scenario_read_events,      /* cuts append the points and links they reserve */
+    scenario_read_checks,      /* last: a check may name any point */
 };
 // clang-format on
 

@@ -4,6 +4,7 @@
  * make in the same words. */
 #include "scenario/loader.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* Memory a point and a link take in the model and the state, for the size message. */
@@ -109,4 +110,14 @@ int loader_either(struct loader *ld, const cJSON *e, const char *path, const cha
         return sjson_error(&ld->cx, sjson_path_key(p, path, b),
                            "give either \"%s\" or \"%s\", not both", a, b);
     return 0;
+}
+
+/* Times within this fraction of a step of a step boundary count as on it, so that 0.5 s at
+ * dt = 1/120 is step 60 even when 0.5 / (1/120) rounds to 60.000000000000007. */
+#define STEP_SLACK 1e-6
+
+long loader_time_step(const struct loader *ld, double t)
+{
+    const double q = t / ld->m->dt;
+    return q > (double)SCENARIO_MAX_COUNT ? (long)SCENARIO_MAX_COUNT : (long)ceil(q - STEP_SLACK);
 }

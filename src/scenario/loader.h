@@ -84,6 +84,10 @@ int loader_get_bool(struct loader *ld, const cJSON *obj, const char *path, const
 int loader_either(struct loader *ld, const cJSON *e, const char *path, const char *a,
                   const char *b);
 
+/* A time t >= 0 (s) as a step: the first step boundary at or after it (a time within a
+ * millionth of a step of a boundary is on it). Read after the time section (dt). */
+long loader_time_step(const struct loader *ld, double t);
+
 /* ---- the sections, in the order scenario/load.c reads them ---- */
 
 /* time: dt, steps, substeps, until_settled (scenario/time.c). */
@@ -129,6 +133,9 @@ int scenario_read_constraints(struct loader *ld);
  * (scenario/events.c). */
 int scenario_read_events(struct loader *ld);
 
+/* checks[], after events: their points may be any the scenario has (scenario/check.c). */
+int scenario_read_checks(struct loader *ld);
+
 /* ---- the key tables and names of the sections, for catena schema (scenario/schema.c) ---- */
 
 extern const struct sjson_key scenario_top_keys[], scenario_time_keys[], scenario_settle_keys[],
@@ -139,14 +146,17 @@ extern const struct sjson_key scenario_top_keys[], scenario_time_keys[], scenari
     scenario_render_keys[], scenario_view_keys[], scenario_sheet_keys[], scenario_obstacle_keys[],
     scenario_event_keys[], scenario_cut_keys[], scenario_point_only_keys[],
     scenario_pin_event_keys[], scenario_drag_keys[], scenario_reel_keys[], scenario_velocity_keys[],
-    scenario_impulse_keys[], scenario_teleport_keys[], scenario_set_keys[];
+    scenario_impulse_keys[], scenario_teleport_keys[], scenario_set_keys[],
+    scenario_check_max_stretch_keys[], scenario_check_no_break_keys[],
+    scenario_check_settled_keys[], scenario_check_energy_keys[], scenario_check_inside_keys[];
 
 extern const char *const scenario_method_names[],
     *const scenario_order_names[], *const scenario_kernel_names[],
                                        *const scenario_link_kind_names[],
                                            *const scenario_format_names[],
                                                *const scenario_report_names[],
-                                                   *const scenario_color_by_names[];
+                                                   *const scenario_color_by_names[],
+                                                       *const scenario_check_at_names[];
 
 /* Whether an obstacle of the type (enum obstacle_type) takes the key: every key but the shape
  * keys, and the shape keys of its own shape (scenario/obstacles.c). */

@@ -36,6 +36,7 @@ void scenario_destroy(struct scenario *sc)
         free(p->overrides[i]);
     free(p->overrides);
     free(p->json);
+    check_free_all(&sc->checks);
     warnings_clear(&sc->warnings);
     free(sc);
 }

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/warnings.h"
 #include "model/model.h"
+#include "scenario/check.h"
 #include "scenario/output.h"
 
 /* Where a scenario came from, and its name. */
@@ -30,6 +31,7 @@ struct scenario {
     struct model *model; /* owned */
     struct scenario_output output;
     struct scenario_provenance provenance;
+    struct scenario_checks checks; /* what a run must show ("checks"); owned */
     struct warnings warnings; /* what loading found allowed but probably not meant (validate
                                  prints them, a run prints them and lists them in
                                  summary.json) */

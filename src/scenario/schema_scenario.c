@@ -8,6 +8,7 @@
 #include "model/obstacle.h"
 #include "model/pin_motion.h"
 #include "scenario/bodies.h"
+#include "scenario/check.h"
 #include "scenario/loader.h"
 #include "scenario/schema.h"
 
@@ -415,6 +416,38 @@ static const struct schema_object event = {
                                                {NULL, HOLD_ANY, NULL}}),
 };
 
+/* ---- checks: the type picks the keys (scenario/check.c) ---- */
+
+#define CHECK_OBJECT(id, table, ...)                                                               \
+    static const struct schema_object id = {                                                       \
+        .name = "check-" #id,                                                                      \
+        .tables = TABLES(table),                                                                   \
+        .holds = HOLDS((const struct schema_key[]){{"name", HOLD_STRING, NULL}, __VA_ARGS__}),     \
+    }
+#define END                                                                                        \
+    {                                                                                              \
+        NULL, HOLD_ANY, NULL                                                                       \
+    }
+
+CHECK_OBJECT(max_stretch, scenario_check_max_stretch_keys, {"limit", HOLD_NUMBER, NULL},
+             {"at", HOLD_ENUM, scenario_check_at_names}, END);
+CHECK_OBJECT(no_break, scenario_check_no_break_keys, END);
+CHECK_OBJECT(settled, scenario_check_settled_keys, {"by", HOLD_NUMBER, NULL},
+             {"speed", HOLD_NUMBER, NULL}, END);
+CHECK_OBJECT(energy, scenario_check_energy_keys, {"max_gain", HOLD_NUMBER, NULL},
+             {"from", HOLD_NUMBER, NULL}, END);
+CHECK_OBJECT(inside, scenario_check_inside_keys, POINT, {"min", HOLD_VECTOR, NULL},
+             {"max", HOLD_VECTOR, NULL}, {"time", HOLD_NUMBER, NULL}, {"step", HOLD_INTEGER, NULL},
+             END);
+
+static const struct schema_object check = {
+    .name = "check",
+    .by = "type",
+    .values = check_type_names,
+    .variants =
+        (const struct schema_object *const[]){&max_stretch, &no_break, &settled, &energy, &inside},
+};
+
 /* ---- output ---- */
 
 static const struct schema_object view = {
@@ -483,6 +516,7 @@ static const struct schema_object scenario = {
                                                {"attachments", HOLD_OBJECTS, &attachment},
                                                {"obstacles", HOLD_OBJECTS, &obstacle},
                                                {"events", HOLD_OBJECTS, &event},
+                                               {"checks", HOLD_OBJECTS, &check},
                                                {NULL, HOLD_ANY, NULL}}),
 };
 

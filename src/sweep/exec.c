@@ -1,92 +1,23 @@
 /* Running a sweep on this machine: each run is a child process executing the catena program
- * itself (`catena run BASE --set ... -o DIR/runs/NAME -q`), at most N at a time. The parent
- * sleeps in sigsuspend (pselect, when it has a progress line to redraw) with SIGCHLD, SIGINT
- * and SIGTERM blocked otherwise, so a child's end or a stop request is never missed between a
- * check and the wait. */
-#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+ * itself (`catena run BASE --set ... -o DIR/runs/NAME -q`), at most N at a time, through the
+ * process pool of core/procpool.h (which passes SIGINT and SIGTERM on to the runs). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "sweep/sweep.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
-#include <signal.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/select.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/outfile.h"
 #include "core/path.h"
+#include "core/procpool.h"
 #include "core/readfile.h"
 #include "sweep/internal.h"
 
 /* Where each run's standard output and error go, in its run directory. */
 #define RUN_LOG "catena.log"
-
-static volatile sig_atomic_t stop_signal_got;
-
-static void on_stop(int sig)
-{
-    stop_signal_got = sig;
-}
-
-/* SIGCHLD only has to end sigsuspend; waitpid does the rest. */
-static void on_child(int sig)
-{
-    (void)sig;
-}
-
-static const int handled[] = {SIGCHLD, SIGINT, SIGTERM};
-#define NHANDLED (sizeof handled / sizeof handled[0])
-
-/* Signal state while a sweep runs, restored at the end. */
-struct sigs {
-    struct sigaction old[NHANDLED];
-    sigset_t old_mask; /* the caller's mask; children start with it, sigsuspend waits with it */
-};
-
-static void sigs_catch(struct sigs *s)
-{
-    sigset_t block;
-    sigemptyset(&block);
-    for (size_t i = 0; i < NHANDLED; i++)
-        sigaddset(&block, handled[i]);
-    sigprocmask(SIG_BLOCK, &block, &s->old_mask);
-    stop_signal_got = 0;
-    for (size_t i = 0; i < NHANDLED; i++) {
-        struct sigaction sa = {0};
-        sa.sa_handler = handled[i] == SIGCHLD ? on_child : on_stop;
-        sigemptyset(&sa.sa_mask);
-        sigaction(handled[i], NULL, &s->old[i]);
-        /* A stop signal ignored on entry stays ignored, here and in the children (as for a
-         * shell's background job). */
-        if (handled[i] == SIGCHLD || s->old[i].sa_handler != SIG_IGN)
-            sigaction(handled[i], &sa, NULL);
-    }
-    /* sigsuspend with the caller's mask must let them through. */
-    for (size_t i = 0; i < NHANDLED; i++)
-        sigdelset(&s->old_mask, handled[i]);
-}
-
-static void sigs_restore(struct sigs *s, const sigset_t *caller_mask)
-{
-    for (size_t i = 0; i < NHANDLED; i++)
-        sigaction(handled[i], &s->old[i], NULL);
-    sigprocmask(SIG_SETMASK, caller_mask, NULL);
-}
-
-int sweep_cpus(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return CPU_COUNT(&set);
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
 
 char *sweep_find_program(const char *argv0)
 {
@@ -136,122 +67,79 @@ static void last_log_line(const char *run_dir, char *out, size_t size)
     free(path);
 }
 
-/* A run being executed. */
-struct child {
-    pid_t pid;
-    size_t run;
-    char *dir; /* DIR/runs/NAME */
+/* What the pool's callbacks share. */
+struct exec {
+    const struct sweep_plan *p;
+    const struct sweep_exec_options *o;
+    struct sweep_outcome *out;
+    char **dirs; /* [nruns] DIR/runs/NAME of each run started, until it ends */
 };
 
-/* Starts run i; in the child, output goes to the run's log and stdin reads nothing. */
-static int start(const struct sweep_plan *p, const struct sweep_exec_options *o, size_t i,
-                 const sigset_t *mask, struct child *c, struct catena_error *err)
+/* Starts run i, unless an earlier result is reused; its output goes to its run's log. */
+static int prepare(void *ctx, size_t i, struct procpool_job *job, struct catena_error *err)
 {
-    char **argv = sweep_run_argv(p, o->dir, o->program, i, &c->dir);
-    char *log = c->dir ? path_join(c->dir, RUN_LOG) : NULL;
-    int rc = CATENA_OK;
-    if (!argv || !log) {
-        rc = error_set(err, CATENA_EFAIL, "%s: out of memory", o->dir);
-        goto done;
-    }
-    if ((rc = outfile_mkdirs(c->dir, err)))
-        goto done;
-    c->run = i;
-    c->pid = fork();
-    if (c->pid < 0) {
-        rc =
-            error_set(err, CATENA_EFAIL, "%s: cannot start a process: %s", c->dir, strerror(errno));
-        goto done;
-    }
-    if (c->pid == 0) {
-        /* never through a symlink planted in a shared directory */
-        int out = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK, 0666);
-        int in = open("/dev/null", O_RDONLY);
-        if (out < 0) {
-            dprintf(STDERR_FILENO, "catena: %s: cannot open: %s\n", log, strerror(errno));
-            _exit(127);
-        }
-        if (in < 0 || dup2(in, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 ||
-            dup2(out, STDERR_FILENO) < 0)
-            _exit(127);
-        sigprocmask(SIG_SETMASK, mask, NULL);
-        execvp(o->program, argv); /* a bare name (--catena catena) is looked up in PATH */
-        dprintf(STDERR_FILENO, "catena: cannot run %s: %s\n", o->program, strerror(errno));
-        _exit(127);
-    }
-done:
-    free(argv);
-    free(log);
-    return rc;
+    struct exec *x = ctx;
+    if (x->out[i].reused)
+        return 1;
+    job->argv = sweep_run_argv(x->p, x->o->dir, x->o->program, i, &x->dirs[i]);
+    job->log = x->dirs[i] ? path_join(x->dirs[i], RUN_LOG) : NULL;
+    if (!job->argv || !job->log)
+        return error_set(err, CATENA_EFAIL, "%s: out of memory", x->o->dir);
+    return outfile_mkdirs(x->dirs[i], err);
 }
 
-/* Judges a run that ended with wait status ws. */
-static void finish(const struct sweep_plan *p, const struct sweep_exec_options *o,
-                   const struct child *c, int ws, struct sweep_outcome *out)
+static void release(void *ctx, size_t i, struct procpool_job *job)
 {
-    const int code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-    if (code == 0) {
-        sweep_check_run(p, o->dir, c->run, out);
+    (void)ctx;
+    (void)i;
+    free(job->argv);
+    free(job->log);
+}
+
+/* Judges run i, which ended with code (-1: it could not start, for the reason why). */
+static void done(void *ctx, size_t i, int code, const struct catena_error *why)
+{
+    struct exec *x = ctx;
+    struct sweep_outcome *out = &x->out[i];
+    if (code < 0) {
+        *out = (struct sweep_outcome){.status = SWEEP_FAILED};
+        snprintf(out->why, sizeof out->why, "%.500s", why ? why->msg : "not started");
+    } else if (code == 0) {
+        sweep_check_run(x->p, x->o->dir, i, out);
         if (out->status != SWEEP_OK) {
-            char why[sizeof out->why];
-            memcpy(why, out->why, sizeof why);
-            snprintf(out->why, sizeof out->why, "exited 0, but %.480s", why);
+            char was[sizeof out->why];
+            memcpy(was, out->why, sizeof was);
+            snprintf(out->why, sizeof out->why, "exited 0, but %.480s", was);
             out->status = SWEEP_FAILED;
         }
     } else {
         *out = (struct sweep_outcome){.status = SWEEP_FAILED};
-        last_log_line(c->dir, out->why, sizeof out->why);
+        last_log_line(x->dirs[i], out->why, sizeof out->why);
         if (!out->why[0])
-            snprintf(out->why, sizeof out->why, "see %s/%s", c->dir, RUN_LOG);
+            snprintf(out->why, sizeof out->why, "see %s/%s", x->dirs[i], RUN_LOG);
     }
     out->exit_code = code;
-    if (o->done)
-        o->done(o->ctx, p, c->run, out);
+    free(x->dirs[i]);
+    x->dirs[i] = NULL;
+    if (x->o->done)
+        x->o->done(x->o->ctx, x->p, i, out);
 }
 
-/* Reaps every child that has ended; returns how many. */
-static size_t reap(const struct sweep_plan *p, const struct sweep_exec_options *o,
-                   struct child *kids, size_t *nkids, struct sweep_outcome *out)
+/* The pool's tick, passed on to the sweep's. */
+static void tick(void *ctx)
 {
-    size_t ended = 0;
-    int ws;
-    pid_t pid;
-    while (*nkids > 0 && (pid = waitpid(-1, &ws, WNOHANG)) > 0) {
-        for (size_t k = 0; k < *nkids; k++) {
-            if (kids[k].pid != pid)
-                continue;
-            finish(p, o, &kids[k], ws, &out[kids[k].run]);
-            free(kids[k].dir);
-            kids[k] = kids[--*nkids];
-            ended++;
-            break;
-        }
-    }
-    return ended;
-}
-
-/* Sleeps with the caller's signal mask until a signal (a child's end, a stop request) or, when
- * someone draws progress, the next tick. */
-static void wait_a_while(const struct sweep_exec_options *o, const sigset_t *mask)
-{
-    if (!o->tick) {
-        sigsuspend(mask);
-        return;
-    }
-    const struct timespec t = {0, (long)(SWEEP_TICK * 1e9)};
-    pselect(0, NULL, NULL, NULL, &t, mask);
-    o->tick(o->ctx);
+    const struct exec *x = ctx;
+    x->o->tick(x->o->ctx);
 }
 
 int sweep_exec(const struct sweep_plan *p, const struct sweep_exec_options *o,
                struct sweep_outcome *out, int *stop_signal, struct catena_error *err)
 {
     char *runs = path_join(o->dir, "runs");
-    struct child *kids = calloc((size_t)o->jobs, sizeof *kids);
-    size_t nkids = 0, next = 0;
-    int rc = CATENA_OK, forwarded = 0, broken = 0;
+    struct exec x = {.p = p, .o = o, .out = out, .dirs = calloc(p->nruns + 1, sizeof(char *))};
+    int rc = CATENA_OK;
     *stop_signal = 0;
-    if (!runs || !kids) {
+    if (!runs || !x.dirs) {
         rc = error_set(err, CATENA_EFAIL, "%s: out of memory", o->dir);
         goto done;
     }
@@ -261,43 +149,15 @@ int sweep_exec(const struct sweep_plan *p, const struct sweep_exec_options *o,
         sweep_check_run(p, o->dir, i, &out[i]);
         out[i].reused = out[i].status == SWEEP_OK;
     }
-    struct sigs sigs;
-    sigset_t caller_mask;
-    sigprocmask(SIG_SETMASK, NULL, &caller_mask);
-    sigs_catch(&sigs);
-    for (;;) {
-        reap(p, o, kids, &nkids, out);
-        if (stop_signal_got && !forwarded) {
-            /* A ^C reaches the whole process group anyway; a kill aimed at this process
-             * alone has to be passed on. */
-            for (size_t k = 0; k < nkids; k++)
-                kill(kids[k].pid, stop_signal_got);
-            forwarded = 1;
-        }
-        while (!stop_signal_got && !broken && nkids < (size_t)o->jobs && next < p->nruns) {
-            if (out[next].reused) {
-                next++;
-                continue;
-            }
-            /* A run that cannot be started (no process, no directory) fails, and as the
-             * next one would most likely fail the same way, none is started after it. */
-            if (start(p, o, next, &caller_mask, &kids[nkids], err) == CATENA_OK) {
-                nkids++;
-            } else {
-                free(kids[nkids].dir);
-                out[next] = (struct sweep_outcome){.status = SWEEP_FAILED, .exit_code = -1};
-                snprintf(out[next].why, sizeof out[next].why, "%.500s", err->msg);
-                if (o->done)
-                    o->done(o->ctx, p, next, &out[next]);
-                broken = 1;
-            }
-            next++;
-        }
-        if (nkids == 0 && (stop_signal_got || broken || next >= p->nruns))
-            break;
-        wait_a_while(o, &sigs.old_mask);
-    }
-    *stop_signal = stop_signal_got;
+    const struct procpool_options po = {.n = p->nruns,
+                                        .slots = o->jobs,
+                                        .prepare = prepare,
+                                        .release = release,
+                                        .done = done,
+                                        .tick = o->tick ? tick : NULL,
+                                        .tick_s = SWEEP_TICK,
+                                        .ctx = &x};
+    const size_t next = procpool_run(&po, stop_signal);
     for (size_t i = next; i < p->nruns; i++) {
         if (out[i].reused)
             continue;
@@ -305,9 +165,11 @@ int sweep_exec(const struct sweep_plan *p, const struct sweep_exec_options *o,
         snprintf(out[i].why, sizeof out[i].why, "not started: the sweep was %s",
                  *stop_signal ? "interrupted" : "stopped by a run that could not start");
     }
-    sigs_restore(&sigs, &caller_mask);
 done:
-    free(kids);
+    if (x.dirs)
+        for (size_t i = 0; i < p->nruns; i++)
+            free(x.dirs[i]);
+    free(x.dirs);
     free(runs);
     return rc;
 }

@@ -120,9 +120,6 @@ int sweep_exec(const struct sweep_plan *p, const struct sweep_exec_options *o,
  * against the current directory or PATH), malloc'd; NULL when it cannot be found. */
 char *sweep_find_program(const char *argv0);
 
-/* The CPUs this process may run on (its affinity mask), at least 1. */
-int sweep_cpus(void);
-
 /* ---- job lists for other engines (sweep/emit.c) ---- */
 
 enum sweep_engine {
