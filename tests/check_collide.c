@@ -121,8 +121,10 @@ START_TEST(test_friction_sticks)
     const vec3 x0 = s->x[0];
     for (long k = 0; k < m->steps; k++) {
         solver_step(m, s);
-        /* Friction 1 removes all tangential motion each substep; the normal push leaves the
-         * point where it was up to a rounding a substep (measured 3e-16 m after 3 s). */
+        /* Coulomb friction 1 holds it on 30 degrees (tan 30 = 0.58): the tangential motion of
+         * each substep is undone, and the normal push leaves the point where it was up to a
+         * rounding a substep (measured 3e-16 m after 3 s). tests/check_friction.c has the
+         * threshold and the sliding. */
         ck_assert_double_le(v3_dist(s->x[0], x0), 1e-12);
     }
 }
@@ -181,8 +183,9 @@ START_TEST(test_thin_box_stops_rope)
 END_TEST
 
 /* The same for points shot at a sphere and a capsule (3D) at 1 m a step, far more than their
- * 10 and 6 cm: friction 1 stops them on the face they hit instead of letting them slide
- * round, so ending on the near side shows that they did not pass through. */
+ * 10 and 6 cm: friction 1 stops them on the face they hit (the impact's normal impulse far
+ * outweighs their sideways motion) instead of letting them slide round, so ending on the near side
+ * shows that they did not pass through. */
 START_TEST(test_sweep_round_shapes)
 {
     m = tu_load(

@@ -78,6 +78,11 @@ int loader_get_bool(struct loader *ld, const cJSON *obj, const char *path, const
 int loader_either(struct loader *ld, const cJSON *e, const char *path, const char *a,
                   const char *b);
 
+/* e[key] as Coulomb friction (model/obstacle.h): a number mu (static = dynamic), or
+ * {"static": mu_s, "dynamic": mu_k} with 0 <= mu_k <= mu_s; absent leaves *out as it is. */
+int loader_friction(struct loader *ld, const cJSON *e, const char *path, const char *key,
+                    struct friction *out);
+
 /* ---- the sections, in the order scenario/load.c reads them ---- */
 
 /* time: dt, steps, substeps, until_settled (scenario/time.c). */
