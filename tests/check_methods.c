@@ -1,7 +1,7 @@
 /* Physics tests of the solver methods (pbd, xpbd beside verlet), damping per second,
  * substeps and the colored order: XPBD's compliance gives Hooke's extension whatever the
- * iteration count, PBD and Verlet stiffen with iterations, damping does not depend on dt, and
- * colour groups give the same bits however points and links are numbered. Models built in
+ * iteration count, PBD and Verlet stiffen with iterations, damping does not depend on
+ * dt, and colour groups give the same bits however points and links are numbered. Models built in
  * code. */
 #include <check.h>
 #include <math.h>
@@ -215,13 +215,15 @@ static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
 }
 
 /* The Verlet path is the solver from before pbd and xpbd, bit for bit: a chain with substeps,
- * damping, a soft link and a break, forward and alternate, hashes (x, xprev, alive after 500
- * steps) to the values the earlier solver (commit 90214bc) gives. Inputs avoid libm, and
- * the solver uses only IEEE-exact operations and sqrt, so the hashes do not depend on the
- * platform's maths library. */
+ * damping, a soft link and a break, forward and alternate, hashes (x, xprev of the points
+ * still hanging from the pin, and alive, after 500 steps) to the values the earlier solver
+ * (commit 90214bc) gives. The piece that the break sets free (points 12 to 15) is left out:
+ * since issue 17 the sweeps keep a free body's angular momentum (solver/momentum.h), which
+ * the earlier solver did not. Inputs avoid libm, and the solver uses only IEEE-exact
+ * operations and sqrt, so the hashes do not depend on the platform's maths library. */
 START_TEST(test_verlet_bits_unchanged)
 {
-    static const uint64_t want[2] = {0xc629d5067fc3cf89ULL, 0x8722996bfa325ee6ULL};
+    static const uint64_t want[2] = {0x1bbe0470735c239cULL, 0x52220023508d78a1ULL};
     m = tu_chain(16, v3(0, 0, 0), v3(1.2, -0.3, 0), 0.8, 1, 0, 1.0 / 120.0, 7);
     m->order = _i ? ORDER_ALTERNATE : ORDER_FORWARD;
     m->substeps = 3;
@@ -234,8 +236,8 @@ START_TEST(test_verlet_bits_unchanged)
     for (int k = 0; k < 500; k++)
         solver_step(m, s);
     ck_assert_int_eq(s->alive[11], 0);
-    uint64_t h = fnv1a(s->x, m->npoints * sizeof(vec3), 14695981039346656037ULL);
-    h = fnv1a(s->xprev, m->npoints * sizeof(vec3), h);
+    uint64_t h = fnv1a(s->x, 12 * sizeof(vec3), 14695981039346656037ULL);
+    h = fnv1a(s->xprev, 12 * sizeof(vec3), h);
     h = fnv1a(s->alive, m->nlinks, h);
     ck_assert_uint_eq(h, want[_i]);
 }
