@@ -687,7 +687,7 @@ START_TEST(test_summary_ok)
                            .live_links = 3,
                            .diverged_point = -1};
     struct catena_error err = {0};
-    ck_assert_msg(summary_write(dir, scn, &r, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_msg(summary_write(dir, scn, &r, NULL, &err) == CATENA_OK, "%s", err.msg);
 
     cJSON *root = read_summary();
     ck_assert_str_eq(at(root, "catena_version")->valuestring, "0.1.0");
@@ -730,6 +730,7 @@ START_TEST(test_summary_ok)
     ck_assert(same_bits(at(final, "max_stretch")->valuedouble, r.max_stretch));
     ck_assert_int_eq(at(final, "live_links")->valueint, 3);
     ck_assert_ptr_null(cJSON_GetObjectItem(root, "diverged"));
+    ck_assert_int_eq(cJSON_GetArraySize(at(root, "warnings")), 0); /* there, and empty */
     cJSON_Delete(root);
     ck_assert_int_eq(count_entries(dir), 1);
     scenario_destroy(scn);
@@ -749,9 +750,19 @@ START_TEST(test_summary_diverged)
                            .max_stretch = NAN,
                            .live_links = 7,
                            .diverged_point = 3};
+    /* Warnings in the order found, with their codes; a control byte from a name is '?'. */
+    struct warnings w = {0};
+    ck_assert_int_eq(warnings_add(&w, "pressure-rigid-spokes", "body \"%s\": no", "a\nb"), 0);
+    ck_assert_int_eq(warnings_add(&w, "rigid-loop-lengths", "%d links", 3), 0);
     struct catena_error err = {0};
-    ck_assert_msg(summary_write(dir, scn, &r, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_msg(summary_write(dir, scn, &r, &w, &err) == CATENA_OK, "%s", err.msg);
+    warnings_clear(&w);
     cJSON *root = read_summary();
+    cJSON *ws = at(root, "warnings");
+    ck_assert_int_eq(cJSON_GetArraySize(ws), 2);
+    ck_assert_str_eq(at(cJSON_GetArrayItem(ws, 0), "code")->valuestring, "pressure-rigid-spokes");
+    ck_assert_str_eq(at(cJSON_GetArrayItem(ws, 0), "message")->valuestring, "body \"a?b\": no");
+    ck_assert_str_eq(at(cJSON_GetArrayItem(ws, 1), "message")->valuestring, "3 links");
     ck_assert_str_eq(at(root, "status")->valuestring, "diverged");
     ck_assert_double_eq(at(root, "steps_per_second")->valuedouble, 0.0); /* no wall time */
     ck_assert_int_eq(cJSON_GetArraySize(at(at(root, "parameters"), "gravity")), 3);
@@ -770,7 +781,7 @@ START_TEST(test_summary_missing_dir)
     struct run_result r = {.status = RUN_OK, .diverged_point = -1};
     struct catena_error err = {0};
     char *missing = tu_path(dir, "gone");
-    ck_assert_int_eq(summary_write(missing, scn, &r, &err), CATENA_EFAIL);
+    ck_assert_int_eq(summary_write(missing, scn, &r, NULL, &err), CATENA_EFAIL);
     ck_assert_msg(strstr(err.msg, "gone/summary.json: cannot create") != NULL, "%s", err.msg);
     free(missing);
     scenario_destroy(scn);

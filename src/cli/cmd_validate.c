@@ -8,6 +8,8 @@
 #include <stdlib.h>
 
 #include "cli/describe.h"
+#include "core/warnings.h"
+#include "scenario/setup_warnings.h"
 
 enum { OPT_MAX_POINTS = CHAR_MAX + 1 };
 
@@ -29,11 +31,22 @@ const struct cmd_spec cmd_validate_spec = {
     .summary = "check scenarios and print what they would simulate",
     .about = "Load each SCENARIO as run would (- reads one from standard input), check it and\n"
              "print what it would simulate: its points, links, bodies and the effective\n"
-             "parameters. Nothing is simulated and nothing is written.",
+             "parameters, and warn on standard error about set-ups that cannot be satisfied\n"
+             "(not errors). Nothing is simulated and nothing is written.",
     .options = validate_options,
     .example = "catena validate scenarios/*.json",
     .operand_complete = CMD_JSON,
 };
+
+/* The scenario's contradictory set-ups (scenario/setup_warnings.h), on stderr as run prints
+ * them; out of memory, none. */
+static void warn_setup(const char *arg, const struct scenario *sc)
+{
+    struct warnings w = {0};
+    if (setup_warnings(sc->model, &w) == 0)
+        warnings_print(stderr, sc->provenance.source ? sc->provenance.source : arg, &w, 0);
+    warnings_clear(&w);
+}
 
 static int cmd_validate(int argc, char **argv)
 {
@@ -66,6 +79,8 @@ static int cmd_validate(int argc, char **argv)
             if (described++)
                 putchar('\n');
             describe_scenario(stdout, sc);
+            fflush(stdout); /* the description before its warnings, on a terminal */
+            warn_setup(argv[i], sc);
         }
         scenario_destroy(sc);
     }

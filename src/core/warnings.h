@@ -6,6 +6,7 @@
 #define CATENA_WARNINGS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct warning {
     char *code;    /* e.g. "pressure-rigid-spokes": lower case, words joined by '-' */
@@ -18,10 +19,16 @@ struct warnings {
     size_t n, cap;
 };
 
-/* Appends a warning (code copied, message formatted printf-style). 0, or -1 on OOM (the
- * list is then unchanged). */
+/* Appends a warning (code copied, message formatted printf-style). Control characters in
+ * either (from names in the scenario: an escaped "\n") become '?', as in the loader's
+ * messages, so a warning stays one line and no control byte reaches a terminal. 0, or -1
+ * on OOM (the list is then unchanged). */
 int warnings_add(struct warnings *w, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Prints warnings first..n-1 of w to f, one line each: "catena: LABEL: warning: message
+ * [code]". */
+void warnings_print(FILE *f, const char *label, const struct warnings *w, size_t first);
 
 /* Frees the list's contents and leaves it empty; safe on an empty list. */
 void warnings_clear(struct warnings *w);

@@ -12,11 +12,13 @@
 #include "core/outfile.h"
 #include "core/progress.h"
 #include "core/stop.h"
+#include "core/warnings.h"
 #include "analysis/report_catenary.h"
 #include "run/settle.h"
 #include "solver/solver.h"
 #include "solver/state.h"
 #include "run/summary.h"
+#include "scenario/setup_warnings.h"
 #include "io/topology.h"
 #include "io/traj.h"
 
@@ -38,6 +40,12 @@ struct run {
     struct topology_log *topology;   /* topology.csv; NULL when nothing can change */
     long diverged;                   /* first diverged point, or -1 */
     struct stop_handlers stop;       /* SIGINT, SIGTERM: the handlers to restore at the end */
+    /* What the run finds allowed but probably not meant: the set-up's contradictions
+     * (scenario/setup_warnings.h) from the start, and anything a check adds on the way with
+     * warnings_add(&run->warnings, CODE, FORMAT, ...). Each is printed on stderr once
+     * (warned: how many have been) and all go into summary.json. */
+    struct warnings warnings;
+    size_t warned;
 };
 
 static int writers_open(struct run *run, const char *dir, struct catena_error *err)
@@ -186,6 +194,13 @@ static const char *source_name(const struct scenario *sc)
     return p->source ? p->source : p->name ? p->name : "model";
 }
 
+/* Prints the warnings not printed yet. */
+static void warn(struct run *run)
+{
+    warnings_print(stderr, source_name(run->sc), &run->warnings, run->warned);
+    run->warned = run->warnings.n;
+}
+
 static const char *signal_name(int sig)
 {
     return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
@@ -271,6 +286,13 @@ int run_simulation(const struct scenario *sc, const struct run_options *o, struc
         events_destroy(run.ev);
         return error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(sc));
     }
+    if (setup_warnings(m, &run.warnings)) {
+        warnings_clear(&run.warnings);
+        state_destroy(run.s);
+        events_destroy(run.ev);
+        return error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(sc));
+    }
+    warn(&run);
     /* Caught before anything is written, so a signal never leaves a temporary file behind. */
     stop_catch(&run.stop);
     int rc = outfile_mkdirs(o->out_dir, err);
@@ -288,17 +310,19 @@ int run_simulation(const struct scenario *sc, const struct run_options *o, struc
         r->wall_s = clock_monotonic_s() - start;
     }
     fill_result(&run, r);
+    warn(&run);
     if (rc == CATENA_OK)
         rc = writers_close(&run, err);
     else
         writers_abort(&run);
     if (rc == CATENA_OK)
-        rc = summary_write(o->out_dir, sc, r, err);
+        rc = summary_write(o->out_dir, sc, r, &run.warnings, err);
     if (rc == CATENA_OK)
         rc = write_reports(&run, o, r, err);
     if (rc == CATENA_OK)
         rc = stopped_error(&run, r, err);
     stop_restore(&run.stop);
+    warnings_clear(&run.warnings);
     state_destroy(run.s);
     events_destroy(run.ev);
     return rc;

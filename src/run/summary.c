@@ -1,6 +1,6 @@
 /* summary.json: what ran (catena version, scenario hash, effective parameters, counts) and
  * how it ended (status, steps, simulated and wall time, speed, final metrics, and for a
- * diverged run the step and point where positions stopped being finite). */
+ * diverged run the step and point where positions stopped being finite), and its warnings. */
 #include "run/summary.h"
 
 #include <cjson/cJSON.h>
@@ -62,7 +62,19 @@ static void add_parameters(cJSON *root, const struct scenario *sc, int *ok)
             add_item(formats, NULL, cJSON_CreateString(traj_format_name(bit)), ok);
 }
 
-static cJSON *build(const struct scenario *sc, const struct run_result *r)
+/* "warnings": every warning of the run (core/warnings.h), in the order they were found. */
+static void add_warnings(cJSON *root, const struct warnings *w, int *ok)
+{
+    cJSON *list = need(cJSON_AddArrayToObject(root, "warnings"), ok);
+    for (size_t i = 0; w && i < w->n; i++) {
+        cJSON *o = need(cJSON_CreateObject(), ok);
+        need(cJSON_AddStringToObject(o, "code", w->list[i].code), ok);
+        need(cJSON_AddStringToObject(o, "message", w->list[i].message), ok);
+        add_item(list, NULL, o, ok);
+    }
+}
+
+static cJSON *build(const struct scenario *sc, const struct run_result *r, const struct warnings *w)
 {
     const struct model *m = sc->model;
     const struct scenario_provenance *from = &sc->provenance;
@@ -127,6 +139,7 @@ static cJSON *build(const struct scenario *sc, const struct run_result *r)
                                 : NULL;
         need(add_string_or_null(dv, "point", label), &ok);
     }
+    add_warnings(root, w, &ok);
     if (!ok) {
         cJSON_Delete(root);
         return NULL;
@@ -135,9 +148,9 @@ static cJSON *build(const struct scenario *sc, const struct run_result *r)
 }
 
 int summary_write(const char *dir, const struct scenario *sc, const struct run_result *r,
-                  struct catena_error *err)
+                  const struct warnings *w, struct catena_error *err)
 {
-    cJSON *root = build(sc, r);
+    cJSON *root = build(sc, r, w);
     const int rc = root ? json_out_write(dir, "summary.json", root, err)
                         : error_set(err, CATENA_EFAIL, "%s/summary.json: out of memory", dir);
     cJSON_Delete(root);

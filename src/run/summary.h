@@ -1,14 +1,16 @@
 /* summary.json: what ran (catena version, scenario hash, effective parameters) and how it
- * ended (steps, wall time, steps/s, final metrics, status). */
+ * ended (steps, wall time, steps/s, final metrics, status, warnings). */
 #ifndef CATENA_SUMMARY_H
 #define CATENA_SUMMARY_H
 
 #include "core/error.h"
+#include "core/warnings.h"
 #include "run/result.h"
 #include "scenario/scenario.h"
 
-/* Writes dir/summary.json for the run r of the scenario sc. */
+/* Writes dir/summary.json for the run r of the scenario sc, with its warnings w (the
+ * "warnings" array: [{"code", "message"}], empty when w is NULL or holds none). */
 int summary_write(const char *dir, const struct scenario *sc, const struct run_result *r,
-                  struct catena_error *err);
+                  const struct warnings *w, struct catena_error *err);
 
 #endif
