@@ -117,10 +117,11 @@ int momentum_create(const struct model *m, const unsigned char *alive, struct so
     mo->start = malloc((n + 1) * sizeof *mo->start);
     mo->point = malloc(n * sizeof *mo->point);
     mo->mass = malloc(n * sizeof *mo->mass);
-    mo->centre = malloc(n * sizeof *mo->centre);
+    mo->arm = malloc(n * sizeof *mo->arm);
+    mo->inertia = malloc(n * sizeof *mo->inertia);
     mo->before = malloc(n * sizeof *mo->before);
     if (!mo->parent || !mo->body || !mo->cursor || !mo->start || !mo->point || !mo->mass ||
-        !mo->centre || !mo->before) {
+        !mo->arm || !mo->inertia || !mo->before) {
         momentum_destroy(mo);
         return -1;
     }
@@ -139,7 +140,8 @@ void momentum_destroy(struct solver_momentum *mo)
     free(mo->start);
     free(mo->point);
     free(mo->mass);
-    free(mo->centre);
+    free(mo->arm);
+    free(mo->inertia);
     free(mo->before);
     free(mo);
 }
@@ -147,35 +149,41 @@ void momentum_destroy(struct solver_momentum *mo)
 void momentum_begin(const struct model *m, const struct state *s, struct solver_momentum *mo)
 {
     for (size_t b = 0; b < mo->n; b++) {
-        double mass = 0.0;
+        double mass = 0.0, inertia = 0.0;
         vec3 c = v3(0, 0, 0);
         for (uint32_t k = mo->start[b]; k < mo->start[b + 1]; k++) {
             const uint32_t i = mo->point[k];
             mass += m->mass[i];
             c = v3_add(c, v3_scale(s->xprev[i], m->mass[i]));
         }
+        c = v3_scale(c, 1.0 / mass);
+        for (uint32_t k = mo->start[b]; k < mo->start[b + 1]; k++) {
+            const uint32_t i = mo->point[k];
+            const vec3 a = v3_sub(s->xprev[i], c);
+            mo->arm[k] = v3_scale(a, m->mass[i]);
+            inertia += v3_dot(mo->arm[k], a);
+        }
         mo->mass[b] = mass;
-        mo->centre[b] = v3_scale(c, 1.0 / mass);
+        mo->inertia[b] = inertia;
     }
+    momentum_mark(m, s, mo);
 }
 
 /* h L of body b: sum m (x_prev - c_prev) x x, which sum m (x_prev - c_prev) = 0 makes
  * independent of the origin. */
-static vec3 body_momentum(const struct model *m, const struct state *s,
-                          const struct solver_momentum *mo, size_t b)
+static vec3 body_momentum(const struct state *s, const struct solver_momentum *mo, size_t b)
 {
     vec3 l = v3(0, 0, 0);
-    for (uint32_t k = mo->start[b]; k < mo->start[b + 1]; k++) {
-        const uint32_t i = mo->point[k];
-        l = v3_add(l, v3_scale(v3_cross(v3_sub(s->xprev[i], mo->centre[b]), s->x[i]), m->mass[i]));
-    }
+    for (uint32_t k = mo->start[b]; k < mo->start[b + 1]; k++)
+        l = v3_add(l, v3_cross(mo->arm[k], s->x[mo->point[k]]));
     return l;
 }
 
 void momentum_mark(const struct model *m, const struct state *s, struct solver_momentum *mo)
 {
+    (void)m;
     for (size_t b = 0; b < mo->n; b++)
-        mo->before[b] = body_momentum(m, s, mo, b);
+        mo->before[b] = body_momentum(s, mo, b);
 }
 
 /* Solves the 3x3 system J w = rhs by Gaussian elimination with partial pivoting; a pivot
@@ -221,49 +229,64 @@ static vec3 solve3(double J[3][3], vec3 rhs)
     return v3(w[0], w[1], w[2]);
 }
 
-/* The rotation w that takes dl off body b's angular momentum, about its present centre of
- * mass c. A body that the sweep has turned or folded far from its shape at the substep's
- * start (sum m a . r below half of sum m |a|^2: two welded points pulled onto each other, a
- * chain folding over) has no rotation that would stand for its motion; it is left as it is. */
-static vec3 restoring(const struct model *m, const struct state *s,
-                      const struct solver_momentum *mo, size_t b, vec3 c, vec3 dl)
+/* What one pass over body b gives: its h L, its centre of mass c, and J about c. As
+ * sum m a = 0, J = sum m ((a . r) I - r a^T) with r = x - c is sum m ((a . x) I - x a^T). */
+struct body_sums {
+    vec3 l, c;
+    double dot;      /* sum m a . x */
+    double xa[3][3]; /* sum m x a^T (3D) */
+};
+
+static void body_sums(const struct model *m, const struct state *s,
+                      const struct solver_momentum *mo, size_t b, struct body_sums *o)
 {
-    double J[3][3] = {{0}};
-    double dot = 0.0, inertia = 0.0;
+    *o = (struct body_sums){0};
     for (uint32_t k = mo->start[b]; k < mo->start[b + 1]; k++) {
         const uint32_t i = mo->point[k];
-        const vec3 a = v3_sub(s->xprev[i], mo->centre[b]), r = v3_sub(s->x[i], c);
-        const double ar = m->mass[i] * v3_dot(a, r);
-        dot += ar;
-        inertia += m->mass[i] * v3_dot(a, a);
-        const double ra[3][3] = {{r.x * a.x, r.x * a.y, r.x * a.z},
-                                 {r.y * a.x, r.y * a.y, r.y * a.z},
-                                 {r.z * a.x, r.z * a.y, r.z * a.z}};
-        for (int p = 0; p < 3; p++)
-            for (int q = 0; q < 3; q++)
-                J[p][q] += (p == q ? ar : 0.0) - m->mass[i] * ra[p][q];
+        const vec3 x = s->x[i], ma = mo->arm[k];
+        o->l = v3_add(o->l, v3_cross(ma, x));
+        o->c = v3_add(o->c, v3_scale(x, m->mass[i]));
+        o->dot += v3_dot(ma, x);
+        if (m->dims == 3) {
+            const double xs[3] = {x.x, x.y, x.z}, as[3] = {ma.x, ma.y, ma.z};
+            for (int p = 0; p < 3; p++)
+                for (int q = 0; q < 3; q++)
+                    o->xa[p][q] += xs[p] * as[q];
+        }
     }
-    if (!(dot > 0.5 * inertia))
+    o->c = v3_scale(o->c, 1.0 / mo->mass[b]);
+}
+
+/* The rotation w that takes dl off body b's angular momentum (J w = -dl). A body that the sweep
+ * has turned or folded far from its shape at the substep's start (sum m a . r below half of
+ * sum m |a|^2: two welded points pulled onto each other, a chain folding over) has no
+ * rotation that would stand for its motion; it is left as it is (w = 0). */
+static vec3 restoring(const struct model *m, const struct solver_momentum *mo, size_t b,
+                      struct body_sums *o, vec3 dl)
+{
+    if (!(o->dot > 0.5 * mo->inertia[b]))
         return v3(0, 0, 0);
     if (m->dims == 2) /* about z only: J_zz = sum m a . r (a, r in the plane) */
-        return v3(0, 0, -dl.z / dot);
+        return v3(0, 0, -dl.z / o->dot);
+    double J[3][3];
+    for (int p = 0; p < 3; p++)
+        for (int q = 0; q < 3; q++)
+            J[p][q] = (p == q ? o->dot : 0.0) - o->xa[p][q];
     return solve3(J, v3_scale(dl, -1.0));
 }
 
 void momentum_restore(const struct model *m, struct state *s, struct solver_momentum *mo)
 {
     for (size_t b = 0; b < mo->n; b++) {
-        const vec3 dl = v3_sub(body_momentum(m, s, mo, b), mo->before[b]);
+        struct body_sums o;
+        body_sums(m, s, mo, b, &o);
+        const vec3 dl = v3_sub(o.l, mo->before[b]);
         if (dl.x == 0.0 && dl.y == 0.0 && dl.z == 0.0)
             continue;
-        vec3 c = v3(0, 0, 0);
-        for (uint32_t k = mo->start[b]; k < mo->start[b + 1]; k++)
-            c = v3_add(c, v3_scale(s->x[mo->point[k]], m->mass[mo->point[k]]));
-        c = v3_scale(c, 1.0 / mo->mass[b]);
-        const vec3 w = restoring(m, s, mo, b, c, dl);
+        const vec3 w = restoring(m, mo, b, &o, dl);
         for (uint32_t k = mo->start[b]; k < mo->start[b + 1]; k++) {
             const uint32_t i = mo->point[k];
-            s->x[i] = v3_add(s->x[i], v3_cross(w, v3_sub(s->x[i], c)));
+            s->x[i] = v3_add(s->x[i], v3_cross(w, v3_sub(s->x[i], o.c)));
         }
     }
 }

@@ -32,8 +32,9 @@ struct solver_momentum {
     uint32_t *point;  /* [npoints] */
     size_t n;         /* free bodies of at least two points */
     double *mass;     /* [npoints] each free body's mass, kg */
-    vec3 *centre;     /* [npoints] its centre of mass at the substep's start, m */
-    vec3 *before;     /* [npoints] h L before the sweep, kg m^2 */
+    double *inertia;  /* [npoints] its sum m |x_prev - c_prev|^2 this substep, kg m^2 */
+    vec3 *before;     /* [npoints] its h L before the sweep, kg m^2 */
+    vec3 *arm;        /* [npoints] for point[k]: m (x_prev - c_prev) this substep, kg m */
 };
 
 /* Allocates for m and finds its free bodies (alive[]: the live links). Returns 0, or -1 when
@@ -55,13 +56,16 @@ static inline int momentum_active(const struct solver_momentum *mo)
     return mo && mo->n > 0;
 }
 
-/* At a substep's start (x_prev set): each free body's mass and centre of mass. */
+/* At a substep's start (x_prev set, x predicted): each free body's mass, centre of mass and
+ * arms, and its angular momentum, as momentum_mark. */
 void momentum_begin(const struct model *m, const struct state *s, struct solver_momentum *mo);
 
-/* Before a sweep of the internal constraints: each free body's angular momentum. */
+/* Each free body's angular momentum, which the next momentum_restore returns it to: after
+ * whatever else than the internal constraints moved points (collisions). */
 void momentum_mark(const struct model *m, const struct state *s, struct solver_momentum *mo);
 
-/* After it: turns each free body back to the angular momentum it had. */
+/* After a sweep of the internal constraints: turns each free body back to the angular
+ * momentum it had at the last mark (one pass over its points to measure, one to turn). */
 void momentum_restore(const struct model *m, struct state *s, struct solver_momentum *mo);
 
 #endif

@@ -116,15 +116,15 @@ static void relax(const struct constraint_ctx *cx0, const struct model *m, struc
         if (it >= phase)
             shock.w = collide_frozen_masses(m, s); /* contacts found so far, now pins */
         const struct constraint_ctx *cx = it >= phase ? &shock : cx0;
-        const int keep = mo && (it < phase || cx->w == m->inv_mass);
-        if (keep)
-            momentum_mark(m, s, mo);
         relax_links(cx, m, s, it);
         relax_families(cx, m, s, it >= phase ? SHOCK_LIMIT_SWEEPS : 1);
-        if (keep)
-            momentum_restore(m, s, mo);
-        if (collide_due(m, it))
+        if (mo && (it < phase || cx->w == m->inv_mass))
+            momentum_restore(m, s, mo); /* to where momentum_begin or the last mark put it */
+        if (collide_due(m, it)) {
             collide_pass(m, s);
+            if (mo && s->cache->collide)
+                momentum_mark(m, s, mo); /* what the contacts did is kept */
+        }
     }
 }
 
