@@ -1,7 +1,8 @@
 /* The position-based step. Per substep: integrate (Verlet, Jakobsen 2001: x' = x + (x - xprev)
  * damping + g h^2; or PBD's prediction, Mueller et al. 2007: v += g h, p* = x + v h), wind,
  * pins (placed by their motion), multipliers reset (XPBD, Macklin et al. 2016), iterations of
- * Gauss-Seidel projection over every constraint family with collisions on schedule, the
+ * Gauss-Seidel projection over every constraint family (after which each free body gets back
+ * the angular momentum it had: solver/momentum.h) with collisions on schedule, the
  * max-length pass, the contact response (velocities of touching points), then for pbd/xpbd
  * v = (p* - x) / h. Once per step, after every substep: breaks. Reads the model, writes only
  * the state. */
