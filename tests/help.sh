@@ -9,8 +9,8 @@ small_rope "$tmp/small.json" small 20 '"trajectory": ["csv"]'
 
 # The commands, as `catena --help` lists them: "run", ..., "sweep collect", ...
 "$CATENA" --help >"$tmp/global"
-sed -n '/^Commands:$/,/^$/p' "$tmp/global" | sed -n 's/^  \([a-z][a-z]*\( [a-z][a-z]*\)\{0,1\}\).*/\1/p' |
-    sed 's/ [A-Z].*//' >"$tmp/commands"
+sed -n '/^Commands:$/,/^$/p' "$tmp/global" |
+    awk '/^  [a-z]+ [a-z]+( |$)/ { print $1 " " $2; next } /^  [a-z]/ { print $1 }' >"$tmp/commands"
 check "catena --help lists the commands" grep -qx 'sweep collect' "$tmp/commands"
 check "catena --help lists run" grep -qx run "$tmp/commands"
 check "catena --help is short (one line per command, no options)" test "$(lines "$tmp/global")" -lt 40
@@ -35,7 +35,7 @@ while read -r command; do
     # Every long option in the help is in the manual, in the section of the command's options.
     awk -v title=".SS Options of $command" '$0 == title { on = 1; next }
         /^\.S[SH] / { on = 0 } on' "$top_srcdir/man/catena.1" >"$tmp/section"
-    for opt in $(sed -n 's/^  \(-[a-zA-Z], \)\{0,1\}--\([a-z-]*\).*/\2/p' "$tmp/own"); do
+    for opt in $(sed -n 's/^ \{2,6\}\(-[a-zA-Z], \)\{0,1\}--\([a-z-]*\).*/\2/p' "$tmp/own"); do
         [ "$opt" = help ] && continue
         man_opt=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
         check "man/catena.1, Options of $command, documents --$opt" \

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Warnings for contradictory set-ups (scenario/setup_warnings.c): `catena validate` prints
-# them on stderr with exit status 0 (they are not errors; -q prints none), `catena run`
+# them on stderr with exit status 0 (they are not errors; -q prints none; --json puts them in
+# its "warnings"), `catena run`
 # prints each once and records them in summary.json's "warnings"; no shipped scenario has one.
 . "$top_srcdir/tests/lib.sh"
 
@@ -28,6 +29,11 @@ expect_err "[pressure-rigid-spokes]" "validate: the warning gives its code"
 
 catena validate -q wheel.json
 expect_eq "$(lines "$tmp/err")" 0 "validate -q: no warning"
+
+catena validate --json wheel.json
+expect_out '"warnings":[{"code":"pressure-rigid-spokes","message":"body \"wheel\": its area' \
+    "validate --json: the warnings in the description"
+expect_eq "$(lines "$tmp/err")" 0 "validate --json: not on stderr then"
 
 catena run wheel.json -o "$tmp/run"
 expect_status 0 "run: a warning does not fail the run"

@@ -30,6 +30,57 @@ int cmd_no_memory(void)
     return cmd_report(&(struct catena_error){CATENA_EFAIL, "out of memory"});
 }
 
+/* Standard input, whole, into a malloc'd buffer; NULL when out of memory or unreadable. */
+static char *read_stdin(size_t *len, struct catena_error *err)
+{
+    size_t cap = 65536;
+    char *buf = malloc(cap);
+    *len = 0;
+    while (buf) {
+        const size_t r = fread(buf + *len, 1, cap - *len, stdin);
+        *len += r;
+        if (r == 0)
+            break;
+        if (*len == cap) {
+            char *more = realloc(buf, cap *= 2);
+            if (!more)
+                free(buf);
+            buf = more;
+        }
+    }
+    if (!buf)
+        error_set(err, CATENA_EFAIL, "%s: out of memory", CMD_STDIN);
+    else if (ferror(stdin)) {
+        error_set(err, CATENA_EINPUT, "%s: cannot read: %s", CMD_STDIN, strerror(errno));
+        free(buf);
+        buf = NULL;
+    }
+    return buf;
+}
+
+struct scenario *cmd_load_scenario(const char *path, const struct scenario_options *so,
+                                   struct catena_error *err)
+{
+    if (strcmp(path, "-") != 0)
+        return scenario_load_opts(path, so, err);
+    if (isatty(STDIN_FILENO)) {
+        error_set(err, CATENA_EINPUT,
+                  "%s: standard input is a terminal; pipe a scenario in (catena run - <FILE) or "
+                  "name the file",
+                  CMD_STDIN);
+        return NULL;
+    }
+    size_t len;
+    char *text = read_stdin(&len, err);
+    if (!text)
+        return NULL;
+    struct scenario_options o = *so;
+    o.default_name = "stdin";
+    struct scenario *sc = scenario_parse_opts(CMD_STDIN, text, len, &o, err);
+    free(text);
+    return sc;
+}
+
 int cmd_one_operand(int argc, char **argv, const char *cmd, const char *what)
 {
     if (optind >= argc) {

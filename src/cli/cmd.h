@@ -5,10 +5,14 @@
  * completion. Each command gets main's argv with argv[1] its own (last) word and returns the
  * exit status: 0 ok, 1 failed, 2 bad usage or input, 128+N signal N.
  *
- * Adding a command: write cmd_NAME.c with its options (their keys: a short letter, or a
- * number above CHAR_MAX for a long-only one), `const struct cmd_spec cmd_NAME_spec`, and a
- * loop `while ((c = cmd_getopt(&cmd_NAME_spec, argc, argv)) != -1)`; declare the spec below
- * and add it to cli/commands.c; document it in man/catena.1. */
+ * Adding a command: write cmd_NAME.c with its table of options (rows with designated
+ * initializers, {.name = "steps", .key = OPT_STEPS, .arg = "N", .help = "..."}; a key is a
+ * short letter or a number above CHAR_MAX for a long-only option), `const struct cmd_spec
+ * cmd_NAME_spec`, and a loop `while ((c = cmd_getopt(&cmd_NAME_spec, argc, argv)) != -1)`
+ * with `case CMD_OPT_HELP: return 0` and `default: return EXIT_USAGE`; declare the spec below
+ * and list it in cli/commands.c; document it in man/catena.1 (COMMANDS, and its options under
+ * ".SS Options of NAME": tests/help.sh checks that every option is there). An option of an
+ * existing command is one more row of its table. */
 #ifndef CATENA_CMD_H
 #define CATENA_CMD_H
 
@@ -20,6 +24,9 @@
 #include "scenario/scenario.h"
 
 #define EXIT_USAGE CATENA_EINPUT
+
+/* How messages name standard input, read for the operand "-". */
+#define CMD_STDIN "<stdin>"
 
 /* argv[0] as the program was started, before main renames it for getopt's messages: sweeps
  * run this same program. */
@@ -74,7 +81,8 @@ int cmd_unknown_command(const char *word);
 extern const struct cmd_spec *cmd_current;
 
 extern const struct cmd_spec cmd_help_spec, cmd_run_spec, cmd_validate_spec, cmd_render_spec,
-    cmd_catenary_spec, cmd_compare_spec, cmd_sweep_spec, cmd_sweep_collect_spec, cmd_bench_spec;
+    cmd_catenary_spec, cmd_compare_spec, cmd_sweep_spec, cmd_sweep_collect_spec, cmd_bench_spec,
+    cmd_schema_spec, cmd_completion_spec;
 
 int cmd_version(int argc, char **argv);
 
@@ -103,6 +111,12 @@ int cmd_report(const struct catena_error *err);
 
 /* Prints "catena: out of memory"; returns CATENA_EFAIL. */
 int cmd_no_memory(void);
+
+/* Loads the scenario file path under the options, or for "-" the scenario on standard input
+ * (messages then say "<stdin>"; without "name" it is named "stdin"); a terminal on standard
+ * input is refused rather than waited on. NULL with err set on failure. */
+struct scenario *cmd_load_scenario(const char *path, const struct scenario_options *so,
+                                   struct catena_error *err);
 
 /* Checks that exactly one operand, WHAT, follows the options of command CMD; says what is
  * wrong and returns -1 otherwise. */

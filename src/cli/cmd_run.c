@@ -262,7 +262,7 @@ static int cmd_run(int argc, char **argv)
     struct catena_error err;
     run_overrides(&cli, &co);
     cmd_overrides_use(&co, &so);
-    struct scenario *sc = scenario_load_opts(argv[optind], &so, &err);
+    struct scenario *sc = cmd_load_scenario(argv[optind], &so, &err);
     if (!sc || (render && scenario_output_enable_render(&sc->output, &err))) {
         status = cmd_report(&err);
         scenario_destroy(sc);

@@ -15,6 +15,8 @@ const struct cmd_spec *const cmd_table[] = {
     &cmd_sweep_spec,
     &cmd_sweep_collect_spec,
     &cmd_bench_spec,
+    &cmd_schema_spec,
+    &cmd_completion_spec,
     &cmd_help_spec,
     NULL,
 };

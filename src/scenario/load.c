@@ -22,7 +22,7 @@
  * beside its reader): one key a line, so that features add keys without touching their
  * neighbours. */
 // clang-format off
-static const struct sjson_key top_keys[] = {
+const struct sjson_key scenario_top_keys[] = {
     {"catena", 1},
     {"name", 0},
     {"dimensions", 0},
@@ -73,6 +73,8 @@ static int read_name(struct loader *ld)
         if (!dir_name_ok(name))
             return sjson_error(&ld->cx, "name", "\"%s\" cannot be used as a directory name (%s)",
                                sjson_show(shown, name), DIR_NAME_RULE);
+    } else if (ld->default_name) {
+        name = ld->default_name;
     } else {
         const char *base = strrchr(ld->cx.label, '/');
         base = base ? base + 1 : ld->cx.label;
@@ -123,7 +125,7 @@ static int read_dimensions(struct loader *ld)
 
 static int check_top(struct loader *ld)
 {
-    return sjson_check_object(&ld->cx, ld->root, "", top_keys);
+    return sjson_check_object(&ld->cx, ld->root, "", scenario_top_keys);
 }
 
 static int check_has_points(struct loader *ld)
@@ -281,7 +283,9 @@ struct scenario *scenario_parse(const char *label, const char *text, size_t len,
 struct scenario *scenario_parse_opts(const char *label, const char *text, size_t len,
                                      const struct scenario_options *o, struct catena_error *err)
 {
-    struct loader ld = {.cx = {.label = label, .err = err}, .max_points = o->max_points};
+    struct loader ld = {.cx = {.label = label, .err = err},
+                        .max_points = o->max_points,
+                        .default_name = o->default_name};
     struct sjson_origin *origins = NULL;
     cJSON *root = NULL;
     error_clear(err);

@@ -114,7 +114,7 @@ int loader_either(struct loader *ld, const cJSON *e, const char *path, const cha
 }
 
 // clang-format off
-static const struct sjson_key friction_keys[] = {
+const struct sjson_key scenario_friction_keys[] = {
     {"static", 1},
     {"dynamic", 1},
     {NULL, 0},
@@ -140,7 +140,7 @@ int loader_friction(struct loader *ld, const cJSON *e, const char *path, const c
                            "expected a number or an object {\"static\", \"dynamic\"}, got %s",
                            sjson_type_name(f));
     struct friction r;
-    if (sjson_check_object(&ld->cx, f, p, friction_keys) ||
+    if (sjson_check_object(&ld->cx, f, p, scenario_friction_keys) ||
         sjson_get_number(&ld->cx, f, p, "static", &SJSON_NONNEG, &r.stat) ||
         sjson_get_number(&ld->cx, f, p, "dynamic", &SJSON_NONNEG, &r.dyn))
         return CATENA_EINPUT;

@@ -62,6 +62,9 @@ struct scenario_options {
      * at least 0 (got -5)"; "--set": "--set time.steps=-5: ..."; NULL: the file, as when
      * names is NULL (a sweep's overrides). */
     const char *const *names;
+    /* The name of a scenario without "name" (NULL: its file name without ".json"); for a
+     * label that is no file name, such as "<stdin>". */
+    const char *default_name;
 };
 
 struct scenario_options scenario_options_default(void);

@@ -12,7 +12,7 @@
 #define SCENARIO_MAX_THREADS 64
 
 // clang-format off
-static const struct sjson_key solver_keys[] = {
+const struct sjson_key scenario_solver_keys[] = {
     {"method", 0},
     {"iterations", 0},
     {"order", 0},
@@ -28,9 +28,9 @@ static const struct sjson_key solver_keys[] = {
 // clang-format on
 
 /* Enum values as the file writes them, indexed by the model's enums. */
-static const char *const method_names[] = {"verlet", "pbd", "xpbd", NULL};
-static const char *const order_names[] = {"forward", "alternate", "colored", NULL};
-static const char *const kernel_names[] = {"batched", "simple", NULL};
+const char *const scenario_method_names[] = {"verlet", "pbd", "xpbd", NULL};
+const char *const scenario_order_names[] = {"forward", "alternate", "colored", NULL};
+const char *const scenario_kernel_names[] = {"batched", "simple", NULL};
 
 /* method, iterations, order, damping. */
 static int read_method(struct loader *ld, const cJSON *s)
@@ -38,9 +38,9 @@ static int read_method(struct loader *ld, const cJSON *s)
     struct model *m = ld->m;
     int method = (int)m->method, order = (int)m->order;
     long long iterations = m->iterations;
-    if (sjson_get_enum(&ld->cx, s, "solver", "method", method_names, &method) ||
+    if (sjson_get_enum(&ld->cx, s, "solver", "method", scenario_method_names, &method) ||
         sjson_get_integer(&ld->cx, s, "solver", "iterations", 1, INT_MAX, &iterations) ||
-        sjson_get_enum(&ld->cx, s, "solver", "order", order_names, &order) ||
+        sjson_get_enum(&ld->cx, s, "solver", "order", scenario_order_names, &order) ||
         sjson_get_number(&ld->cx, s, "solver", "damping", &SJSON_UNIT, &m->damping))
         return CATENA_EINPUT;
     m->method = (enum solver_method)method;
@@ -55,7 +55,7 @@ static int read_perf(struct loader *ld, const cJSON *s)
     long long threads = ld->m->threads;
     int kernel = (int)ld->m->kernel;
     if (sjson_get_integer(&ld->cx, s, "solver", "threads", 1, SCENARIO_MAX_THREADS, &threads) ||
-        sjson_get_enum(&ld->cx, s, "solver", "kernel", kernel_names, &kernel))
+        sjson_get_enum(&ld->cx, s, "solver", "kernel", scenario_kernel_names, &kernel))
         return CATENA_EINPUT;
     ld->m->threads = (int)threads;
     ld->m->kernel = (enum solver_kernel)kernel;
@@ -81,8 +81,8 @@ static int read_contact(struct loader *ld, const cJSON *s)
 int scenario_read_solver(struct loader *ld)
 {
     const cJSON *s;
-    if (sjson_object(&ld->cx, ld->root, "", "solver", solver_keys, &s) || read_method(ld, s) ||
-        read_perf(ld, s) || read_contact(ld, s) ||
+    if (sjson_object(&ld->cx, ld->root, "", "solver", scenario_solver_keys, &s) ||
+        read_method(ld, s) || read_perf(ld, s) || read_contact(ld, s) ||
         loader_get_bool(ld, s, "solver", "max_length_pass", &ld->m->max_length_pass) ||
         loader_get_bool(ld, s, "solver", "global", &ld->m->global))
         return CATENA_EINPUT;

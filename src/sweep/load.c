@@ -24,7 +24,7 @@
 #include "sweep/internal.h"
 
 // clang-format off
-static const struct sjson_key sweep_keys[] = {
+const struct sjson_key sweep_keys[] = {
     {"description", 0},
     {"base", 1},
     {"set", 0},
@@ -36,7 +36,7 @@ static const struct sjson_key sweep_keys[] = {
 // clang-format on
 
 enum sweep_mode { MODE_PRODUCT, MODE_ZIP };
-static const char *const mode_names[] = {"product", "zip", NULL};
+const char *const sweep_mode_names[] = {"product", "zip", NULL};
 
 /* The files a collect path may read: FILE.PATH. */
 static const char *const collect_files[] = {"summary", "catenary", "metrics", NULL};
@@ -425,7 +425,7 @@ struct sweep_plan *sweep_load(const char *path, struct catena_error *err)
     if (sjson_check_object(&cx, root, "", sweep_keys) ||
         (desc && sjson_string(&cx, desc, "description", &ignored)) ||
         sjson_string(&cx, base, "base", &base_path) ||
-        sjson_get_enum(&cx, root, "", "mode", mode_names, &mode) ||
+        sjson_get_enum(&cx, root, "", "mode", sweep_mode_names, &mode) ||
         read_vary(&cx, sjson_child(root, "vary"), &ax, &nax) ||
         sjson_array(&cx, root, "", "collect", &arr) ||
         count_runs(&cx, ax, nax, (enum sweep_mode)mode, &nruns))

@@ -140,4 +140,10 @@ char *sweep_command(const struct sweep_plan *p, const char *dir, const char *pro
 int sweep_emit(const struct sweep_plan *p, enum sweep_engine engine, const char *dir,
                const char *program, struct catena_error *err);
 
+/* ---- the sweep file's JSON Schema (sweep/schema.c) ---- */
+
+/* As scenario_schema (scenario/schema.h), for sweep files. */
+struct cJSON;
+struct cJSON *sweep_schema(struct catena_error *err);
+
 #endif
