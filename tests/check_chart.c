@@ -147,6 +147,28 @@ START_TEST(test_categories)
 }
 END_TEST
 
+/* CHART_AUTO: log from 1.5 decades of positive values, linear below, or with a value of 0;
+ * categories never. */
+START_TEST(test_auto_scale)
+{
+    double x[2] = {1, 2}, y[2] = {1, 31.7};
+    const struct chart_series s = {.x = x, .y = y, .n = 2};
+    struct chart c = {.series = &s, .nseries = 1};
+    ck_assert_int_eq(chart_is_log(&c, 1), 1);
+    ck_assert_int_eq(chart_is_log(&c, 0), 0); /* x: 1 to 2 */
+    y[1] = 31;
+    ck_assert_int_eq(chart_is_log(&c, 1), 0);
+    y[1] = 1e6;
+    y[0] = 0;
+    ck_assert_int_eq(chart_is_log(&c, 1), 0);
+    c.y.scale = CHART_LOG;
+    ck_assert_int_eq(chart_is_log(&c, 1), 1);
+    static const char *const names[] = {"a", "b", "c"};
+    c.y = (struct chart_axis){.names = names, .nnames = 3, .scale = CHART_LOG};
+    ck_assert_int_eq(chart_is_log(&c, 1), 0);
+}
+END_TEST
+
 /* ---- drawing ---- */
 
 static const struct raster_color red = {214, 39, 40, 255};
@@ -272,6 +294,44 @@ START_TEST(test_legend_corner)
 }
 END_TEST
 
+/* Two series through the same points, marked: the marks of both show (rings of two sizes),
+ * not only the later one's. */
+START_TEST(test_shared_points)
+{
+    double x[3] = {1, 2, 3}, y[3] = {1, 3, 2};
+    const struct chart_series s[2] = {{.x = x, .y = y, .n = 3, .color = red, .markers = 1},
+                                      {.x = x, .y = y, .n = 3, .color = blue, .markers = 1}};
+    const struct chart c = {.series = s, .nseries = 2, .text_scale = 2};
+    struct raster *r = canvas();
+    chart_draw(r, 0, 0, 600, 500, &c);
+    int box[4];
+    /* the red line lies under the blue one: only red marks' rings can show red */
+    ck_assert_int_gt(find(r, red, box), 20);
+    ck_assert_int_gt(find(r, blue, box), 20);
+    raster_destroy(r);
+}
+END_TEST
+
+/* A left margin wider than the labels need moves the plot area right (stacked panels line
+ * up): no line pixel left of it; chart_left says what the labels need. */
+START_TEST(test_left_margin)
+{
+    double x[2] = {0, 1}, y[2] = {0, 1};
+    const struct chart_series s = {.x = x, .y = y, .n = 2, .color = red};
+    struct chart c = {.series = &s, .nseries = 1, .text_scale = 2};
+    const int need = chart_left(&c, 600, 500);
+    ck_assert_int_gt(need, 20);
+    ck_assert_int_lt(need, 200);
+    c.left = 300;
+    struct raster *r = canvas();
+    chart_draw(r, 0, 0, 600, 500, &c);
+    int box[4];
+    ck_assert_int_gt(find(r, red, box), 50);
+    ck_assert_int_ge(box[0], 300);
+    raster_destroy(r);
+}
+END_TEST
+
 static Suite *chart_suite(void)
 {
     Suite *s = suite_create("chart");
@@ -282,11 +342,14 @@ static Suite *chart_suite(void)
     tcase_add_test(axis, test_no_overlap);
     tcase_add_test(axis, test_log);
     tcase_add_test(axis, test_categories);
+    tcase_add_test(axis, test_auto_scale);
     suite_add_tcase(s, axis);
     TCase *draw = tcase_create("draw");
     tcase_add_test(draw, test_draw_inside);
     tcase_add_test(draw, test_draw_log_and_empty);
     tcase_add_test(draw, test_legend_corner);
+    tcase_add_test(draw, test_shared_points);
+    tcase_add_test(draw, test_left_margin);
     suite_add_tcase(s, draw);
     return s;
 }

@@ -77,10 +77,10 @@ catena run -o "$tmp/a" "$tmp/small.json"
 expect_status 0 "run exits 0"
 check "run prints nothing when all is well" test ! -s "$tmp/err"
 for f in trajectory.csv trajectory.json trajectory.npy trajectory-frames.npy metrics.csv \
-    summary.json scenario.json events.csv; do
+    summary.json scenario.json events.csv model.json; do
     check "run writes $f" test -f "$tmp/a/$f"
 done
-expect_eq "$(find "$tmp/a" -type f | wc -l | tr -d ' ')" 8 "run leaves no temporary file"
+expect_eq "$(find "$tmp/a" -type f | wc -l | tr -d ' ')" 9 "run leaves no temporary file"
 check "events.csv: only its header when nothing happens" \
     test "$(cat "$tmp/a/events.csv")" = "step,time,kind,link,point_a,point_b,stretch,force"
 expect_eq "$(lines "$tmp/a/trajectory.csv")" $((1 + 5 * points)) "csv: a header and 5 frames"

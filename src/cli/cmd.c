@@ -25,6 +25,12 @@ int cmd_report(const struct catena_error *err)
     return err->code;
 }
 
+void cmd_warnings(const char *label, const struct warnings *w)
+{
+    for (size_t i = 0; i < w->n; i++)
+        fprintf(stderr, "catena: %s: warning: %s\n", label, w->list[i].message);
+}
+
 int cmd_no_memory(void)
 {
     return cmd_report(&(struct catena_error){CATENA_EFAIL, "out of memory"});

@@ -82,7 +82,7 @@ extern const struct cmd_spec *cmd_current;
 
 extern const struct cmd_spec cmd_help_spec, cmd_run_spec, cmd_validate_spec, cmd_render_spec,
     cmd_catenary_spec, cmd_compare_spec, cmd_sweep_spec, cmd_sweep_collect_spec, cmd_bench_spec,
-    cmd_schema_spec, cmd_completion_spec;
+    cmd_plot_spec, cmd_sweep_plot_spec, cmd_schema_spec, cmd_completion_spec;
 
 int cmd_version(int argc, char **argv);
 
@@ -108,6 +108,9 @@ int cmd_usage_error(void);
 
 /* Prints err as "catena: MESSAGE"; returns its code. */
 int cmd_report(const struct catena_error *err);
+
+/* Prints each warning of w on stderr as "catena: LABEL: warning: MESSAGE". */
+void cmd_warnings(const char *label, const struct warnings *w);
 
 /* Prints "catena: out of memory"; returns CATENA_EFAIL. */
 int cmd_no_memory(void);

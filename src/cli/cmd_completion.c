@@ -102,6 +102,25 @@ static const char *kind_of(const char *complete)
     return complete ? complete : "";
 }
 
+/* The case of _catena_subcommands for command i's first word, when i is the first command
+ * of two words with that first word: every second word it takes ("sweep) echo collect plot"),
+ * in one case, since bash runs only the first that matches. */
+static void bash_subcommands(FILE *out, size_t i)
+{
+    const char *name = cmd_table[i]->name, *space = strchr(name, ' ');
+    const size_t n = space ? (size_t)(space - name) : 0;
+    for (size_t k = 0; space && k < i; k++)
+        if (strchr(cmd_table[k]->name, ' ') && strncmp(cmd_table[k]->name, name, n + 1) == 0)
+            return; /* its first word has its case already */
+    if (!space)
+        return;
+    fprintf(out, "    %.*s) echo", (int)n, name);
+    for (size_t k = i; cmd_table[k]; k++)
+        if (strchr(cmd_table[k]->name, ' ') && strncmp(cmd_table[k]->name, name, n + 1) == 0)
+            fprintf(out, " %s", cmd_table[k]->name + n + 1);
+    fputs(" ;;\n", out);
+}
+
 static void bash_data(FILE *out)
 {
     fputs("_catena_commands='", out);
@@ -111,12 +130,8 @@ static void bash_data(FILE *out)
     fputs("'\n\n# _catena_subcommands CMD: the second words of CMD's commands of two words.\n"
           "_catena_subcommands() {\n    case $1 in\n",
           out);
-    for (size_t i = 0; cmd_table[i]; i++) {
-        const char *space = strchr(cmd_table[i]->name, ' ');
-        if (space)
-            fprintf(out, "    %.*s) echo %s ;;\n", (int)(space - cmd_table[i]->name),
-                    cmd_table[i]->name, space + 1);
-    }
+    for (size_t i = 0; cmd_table[i]; i++)
+        bash_subcommands(out, i);
     fputs("    esac\n}\n\n# _catena_options CMD: CMD's options.\n_catena_options() {\n"
           "    case $1 in\n",
           out);

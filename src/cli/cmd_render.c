@@ -1,5 +1,6 @@
 /* `catena render RUN_DIR`: draws the PNG frames (and contact sheet) of a finished run from its
- * scenario.json and trajectory; only output.render settings may change, since the run is done. */
+ * scenario.json and trajectory, or with --video FILE pipes them to ffmpeg; only output.render
+ * settings may change, since the run is done. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 
@@ -17,6 +18,7 @@ enum {
     OPT_CONTACT_SHEET,
     OPT_LEVEL,
     OPT_SET,
+    OPT_VIDEO,
 };
 
 static int cmd_render(int argc, char **argv);
@@ -47,6 +49,12 @@ static const struct cmd_option render_options[] = {
      .key = OPT_SET,
      .arg = "PATH=VALUE",
      .help = "override an output.render setting, e.g.\noutput.render.line_width=3 (repeatable)"},
+    {.name = "video",
+     .key = OPT_VIDEO,
+     .arg = "FILE",
+     .help =
+         "pipe the frames to ffmpeg into FILE (.mp4, .webm or\n.gif) instead of writing frames/",
+     .complete = CMD_FILES},
     {.name = "quiet",
      .key = 'q',
      .help = "no progress line (shown only when stderr is a terminal)"},
@@ -62,7 +70,8 @@ const struct cmd_spec cmd_render_spec = {
              "sheet of a finished run from its scenario.json and trajectory. Only the\n"
              "output.render settings can change: the run is done.",
     .options = render_options,
-    .example = "catena render runs/hanging-chain --fps 30 --size 640x480 --contact-sheet",
+    .example = "catena render runs/hanging-chain --fps 30 --size 640x480 --contact-sheet\n"
+               "catena render runs/hanging-chain --video chain.mp4",
     .operand_complete = CMD_DIRS,
 };
 
@@ -73,6 +82,17 @@ int cmd_render_scenario(const struct scenario *sc, const struct render_opts *o, 
     struct catena_error err;
     const int status =
         render_run(sc, o, run_dir, out_dir, !quiet && isatty(STDERR_FILENO), &res, &err);
+    return status == CATENA_OK ? EXIT_SUCCESS : cmd_report(&err);
+}
+
+/* The frames piped to ffmpeg into the video file instead (render/video.h). */
+static int render_video(const struct scenario *sc, const char *run_dir, const char *video,
+                        const char *out_dir, int quiet)
+{
+    struct render_result res;
+    struct catena_error err;
+    const int status = render_run_video(sc, sc->output.render, run_dir, video, out_dir,
+                                        !quiet && isatty(STDERR_FILENO), &res, &err);
     return status == CATENA_OK ? EXIT_SUCCESS : cmd_report(&err);
 }
 
@@ -151,7 +171,7 @@ static int cmd_render(int argc, char **argv)
     struct render_cli cli = {0};
     struct cmd_overrides co; /* one --set per argument at most, and the 5 dedicated ones */
     char size[32];
-    const char *out_dir = NULL;
+    const char *out_dir = NULL, *video = NULL;
     int quiet = 0, sheet = 0, status = EXIT_USAGE, c;
     if (cmd_overrides_init(&co, (size_t)argc + 5))
         return cmd_no_memory();
@@ -194,6 +214,9 @@ static int cmd_render(int argc, char **argv)
             if (check_render_set(optarg) || cmd_parse_set(optarg, &co))
                 goto bad_usage;
             break;
+        case OPT_VIDEO:
+            video = optarg;
+            break;
         default: /* CMD_OPT_BAD: reported */
             goto done;
         }
@@ -209,8 +232,11 @@ static int cmd_render(int argc, char **argv)
         goto done;
     }
     sc->output.render->sheet.enabled |= sheet;
-    status =
-        cmd_render_scenario(sc, sc->output.render, run_dir, out_dir ? out_dir : run_dir, quiet);
+    if (video)
+        status = render_video(sc, run_dir, video, out_dir ? out_dir : run_dir, quiet);
+    else
+        status =
+            cmd_render_scenario(sc, sc->output.render, run_dir, out_dir ? out_dir : run_dir, quiet);
     scenario_destroy(sc);
     goto done;
 bad_usage:

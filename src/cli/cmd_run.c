@@ -161,13 +161,20 @@ static int run_scenario(const struct scenario *sc, const char *out_dir, int quie
         snprintf(dir, n, "runs/%s", name);
         out_dir = dir;
     }
-    const struct run_options o = {
-        .out_dir = out_dir, .progress = !quiet && isatty(STDERR_FILENO), .plot = plot};
+    struct warnings warnings = {0};
+    const struct run_options o = {.out_dir = out_dir,
+                                  .progress = !quiet && isatty(STDERR_FILENO),
+                                  .plot = plot,
+                                  .warnings = &warnings};
     struct run_result r;
     struct catena_error err;
+    const char *label = sc->provenance.source ? sc->provenance.source : sc->provenance.name;
+    cmd_warnings(label, &sc->warnings);
     int status = run_simulation(sc, &o, &r, &err);
     if (status != CATENA_OK)
         cmd_report(&err);
+    cmd_warnings(label, &warnings);
+    warnings_clear(&warnings);
     /* a diverged run is drawn up to its last good step: that is where to look for the cause */
     if (sc->output.render && (status == CATENA_OK || r.status == RUN_DIVERGED)) {
         const int rs = cmd_render_scenario(sc, sc->output.render, out_dir, out_dir, quiet);

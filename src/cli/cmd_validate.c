@@ -10,8 +10,6 @@
 #include <string.h>
 
 #include "cli/describe.h"
-#include "core/warnings.h"
-#include "scenario/setup_warnings.h"
 
 enum { OPT_MAX_POINTS = CHAR_MAX + 1, OPT_JSON };
 
@@ -37,50 +35,16 @@ const struct cmd_spec cmd_validate_spec = {
     .summary = "check scenarios and print what they would simulate",
     .about = "Load each SCENARIO as run would (- reads one from standard input), check it and\n"
              "print what it would simulate: its points, links, bodies and the effective\n"
-             "parameters, and warn on standard error about set-ups that cannot be satisfied\n"
-             "(not errors; with --json, in its \"warnings\"). Nothing is simulated and nothing\n"
-             "is written.",
+             "parameters. Nothing is simulated and nothing is written.",
     .options = validate_options,
     .example = "catena validate scenarios/*.json\ncatena validate --json - <scenario.json",
     .operand_complete = CMD_JSON,
 };
 
-/* The scenario's contradictory set-ups (scenario/setup_warnings.h), on stderr as run prints
- * them; out of memory, none. */
-static void warn_setup(const char *arg, const struct scenario *sc)
-{
-    struct warnings w = {0};
-    if (setup_warnings(sc->model, &w) == 0)
-        warnings_print(stderr, sc->provenance.source ? sc->provenance.source : arg, &w, 0);
-    warnings_clear(&w);
-}
-
-/* The same into o's "warnings": [{"code", "message"}], as summary.json has them. */
-static cJSON *json_warnings(cJSON *o, const struct scenario *sc)
-{
-    struct warnings w = {0};
-    cJSON *list =
-        o && setup_warnings(sc->model, &w) == 0 ? cJSON_AddArrayToObject(o, "warnings") : NULL;
-    for (size_t i = 0; list && i < w.n; i++) {
-        cJSON *e = cJSON_CreateObject();
-        if (!e || !cJSON_AddItemToArray(list, e) ||
-            !cJSON_AddStringToObject(e, "code", w.list[i].code) ||
-            !cJSON_AddStringToObject(e, "message", w.list[i].message))
-            list = NULL;
-    }
-    warnings_clear(&w);
-    if (o && !list) {
-        cJSON_Delete(o);
-        return NULL;
-    }
-    return o;
-}
-
-/* One scenario's line of --json: its description with its warnings, or {"file", "valid":
- * false, "error"}. */
+/* One scenario's line of --json: its description, or {"file", "valid": false, "error"}. */
 static int print_json(const char *file, const struct scenario *sc, const struct catena_error *err)
 {
-    cJSON *o = sc ? json_warnings(describe_scenario_json(sc), sc) : cJSON_CreateObject();
+    cJSON *o = sc ? describe_scenario_json(sc) : cJSON_CreateObject();
     if (o && !sc &&
         !(cJSON_AddStringToObject(o, "file", file) && cJSON_AddFalseToObject(o, "valid") &&
           cJSON_AddStringToObject(o, "error", err->msg))) {
@@ -128,6 +92,8 @@ static int cmd_validate(int argc, char **argv)
         struct catena_error err;
         struct scenario *sc = cmd_load_scenario(argv[i], &so, &err);
         int code = sc ? EXIT_SUCCESS : cmd_report(&err);
+        if (sc)
+            cmd_warnings(strcmp(argv[i], "-") ? argv[i] : CMD_STDIN, &sc->warnings);
         if (json && !quiet) {
             const int rc = print_json(strcmp(argv[i], "-") ? argv[i] : CMD_STDIN, sc, &err);
             code = rc > code ? rc : code;
@@ -135,8 +101,6 @@ static int cmd_validate(int argc, char **argv)
             if (described++)
                 putchar('\n');
             describe_scenario(stdout, sc);
-            fflush(stdout); /* the description before its warnings, on a terminal */
-            warn_setup(argv[i], sc);
         }
         status = code > status ? code : status;
         scenario_destroy(sc);

@@ -14,6 +14,8 @@ const struct cmd_spec *const cmd_table[] = {
     &cmd_compare_spec,
     &cmd_sweep_spec,
     &cmd_sweep_collect_spec,
+    &cmd_sweep_plot_spec,
+    &cmd_plot_spec,
     &cmd_bench_spec,
     &cmd_schema_spec,
     &cmd_completion_spec,

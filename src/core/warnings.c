@@ -53,12 +53,6 @@ int warnings_add(struct warnings *w, const char *code, const char *fmt, ...)
     return 0;
 }
 
-void warnings_print(FILE *f, const char *label, const struct warnings *w, size_t first)
-{
-    for (size_t i = first; i < w->n; i++)
-        fprintf(f, "catena: %s: warning: %s [%s]\n", label, w->list[i].message, w->list[i].code);
-}
-
 void warnings_clear(struct warnings *w)
 {
     for (size_t i = 0; i < w->n; i++) {

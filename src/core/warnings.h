@@ -6,7 +6,6 @@
 #define CATENA_WARNINGS_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 struct warning {
     char *code;    /* e.g. "pressure-rigid-spokes": lower case, words joined by '-' */
@@ -25,10 +24,6 @@ struct warnings {
  * on OOM (the list is then unchanged). */
 int warnings_add(struct warnings *w, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-
-/* Prints warnings first..n-1 of w to f, one line each: "catena: LABEL: warning: message
- * [code]". */
-void warnings_print(FILE *f, const char *label, const struct warnings *w, size_t first);
 
 /* Frees the list's contents and leaves it empty; safe on an empty list. */
 void warnings_clear(struct warnings *w);

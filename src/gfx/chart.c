@@ -31,6 +31,7 @@ struct raster_color chart_palette(size_t i)
 /* The plot area and the two axes, once laid out. */
 struct layout {
     int s;                 /* text scale */
+    int left;              /* what the y labels need left of the plot area, px */
     int px, py, pw, ph;    /* plot area, px */
     int title_y, ytitle_y; /* rows of the panel title and the y axis's title; -1: none */
     int xlabel_y;          /* top of the x labels */
@@ -57,9 +58,9 @@ static int data_range(const struct chart *ch, int axis, int log, double *min, do
     return *min <= *max;
 }
 
-/* Whether an axis is drawn logarithmic. */
-static int axis_log(const struct chart *ch, const struct chart_axis *a, int axis)
+int chart_is_log(const struct chart *ch, int axis)
 {
+    const struct chart_axis *a = axis ? &ch->y : &ch->x;
     if (a->names || a->scale == CHART_LINEAR)
         return 0;
     if (a->scale == CHART_LOG)
@@ -79,7 +80,7 @@ static int axis_ticks(const struct chart *ch, int axis, const struct chart_axis_
         chart_axis_categories(a->names, a->nnames, room, t);
         return 1;
     }
-    const int log = axis_log(ch, a, axis);
+    const int log = chart_is_log(ch, axis);
     double lo, hi;
     if (!data_range(ch, axis, log, &lo, &hi))
         return 0;
@@ -123,7 +124,8 @@ static int layout(const struct chart *ch, int x, int y, int w, int h, struct lay
     for (size_t i = 0; i < L->yt.n; i++)
         if (L->yt.t[i].labelled && text_w(L->yt.t[i].label, s) > label_w)
             label_w = text_w(L->yt.t[i].label, s);
-    L->px = x + pad + label_w + tick;
+    L->left = pad + label_w + tick;
+    L->px = x + (ch->left > L->left ? ch->left : L->left);
     /* room on the right for half the widest x label */
     L->pw = x + w - pad - 4 * RASTER_FONT_ADVANCE * s - L->px;
     const struct chart_axis_room xroom = {.length = L->pw, .text_scale = s, .horizontal = 1};
@@ -216,6 +218,21 @@ static struct raster_color series_color(const struct chart *ch, size_t k)
     return c.a ? c : chart_palette(k);
 }
 
+/* Series k's marker at (px, py): a disc when it is alone; otherwise a ring, smaller for each
+ * later series, so that points several series share show every colour. */
+static void marker(struct raster *r, const struct layout *L, const struct chart *ch, size_t k,
+                   double px, double py)
+{
+    const struct raster_color col = series_color(ch, k);
+    if (ch->nseries == 1) {
+        raster_disc(r, px, py, 2.0 * L->s, col);
+        return;
+    }
+    const double radius = (1.5 + (double)((ch->nseries - 1 - k) % 4)) * L->s;
+    raster_disc(r, px, py, radius, WHITE);
+    raster_ring(r, px, py, radius - 0.5 * L->s, 1.0 * L->s, col);
+}
+
 static void draw_series(struct raster *r, const struct layout *L, const struct chart *ch, size_t k)
 {
     const struct chart_series *c = &ch->series[k];
@@ -233,7 +250,7 @@ static void draw_series(struct raster *r, const struct layout *L, const struct c
         if (have && clip(L, &x0, &y0, &x1, &y1))
             raster_line(r, x0, y0, x1, y1, width, RASTER_CAP_ROUND, col);
         if (c->markers && inside(L, px, py))
-            raster_disc(r, px, py, 2.0 * L->s, col);
+            marker(r, L, ch, k, px, py);
         qx = px;
         qy = py;
         have = 1;
@@ -315,10 +332,16 @@ static void draw_legend(struct raster *r, const struct layout *L, const struct c
         raster_line(r, bx + 2 * s, cy, bx + 3 * RASTER_FONT_ADVANCE * s, cy, 1.0 * s,
                     RASTER_CAP_BUTT, col);
         if (c->markers)
-            raster_disc(r, bx + 2 * s + 1.5 * RASTER_FONT_ADVANCE * s - s, cy, 2.0 * s, col);
+            marker(r, L, ch, k, bx + 2 * s + 1.5 * RASTER_FONT_ADVANCE * s - s, cy);
         raster_text(r, bx + 4 * RASTER_FONT_ADVANCE * s - s, row, c->name, s, INK, NONE);
         row += (RASTER_FONT_LINE + 1) * s;
     }
+}
+
+int chart_left(const struct chart *ch, int w, int h)
+{
+    struct layout L;
+    return layout(ch, 0, 0, w, h, &L) ? L.left : 0;
 }
 
 void chart_draw(struct raster *r, int x, int y, int w, int h, const struct chart *ch)

@@ -1,5 +1,6 @@
-/* The run loop: fixed steps of the solver, a frame recorded every `every` steps, a check for
- * a diverged (non-finite or absurd) state after each step, SIGINT/SIGTERM, and summary.json.
+/* The run loop: scenario.json and model.json first, then fixed steps of the solver, a frame
+ * recorded every `every` steps, a check for a diverged (non-finite or absurd) state after each
+ * step, SIGINT/SIGTERM, and summary.json.
  * However a run ends, the frames recorded so far are committed whole and the summary says why. */
 #define _POSIX_C_SOURCE 200809L
 #include "run/run.h"
@@ -12,13 +13,13 @@
 #include "core/outfile.h"
 #include "core/progress.h"
 #include "core/stop.h"
-#include "core/warnings.h"
 #include "analysis/report_catenary.h"
+#include "run/plausible.h"
 #include "run/settle.h"
 #include "solver/solver.h"
 #include "solver/state.h"
 #include "run/summary.h"
-#include "scenario/setup_warnings.h"
+#include "io/model_json.h"
 #include "io/topology.h"
 #include "io/traj.h"
 
@@ -39,13 +40,9 @@ struct run {
     struct metrics_writer *metrics;  /* NULL unless metrics.csv is written */
     struct topology_log *topology;   /* topology.csv; NULL when nothing can change */
     long diverged;                   /* first diverged point, or -1 */
+    struct plausible start;          /* what the initial state says about the end */
+    struct warnings warnings;        /* the end's plausibility warnings */
     struct stop_handlers stop;       /* SIGINT, SIGTERM: the handlers to restore at the end */
-    /* What the run finds allowed but probably not meant: the set-up's contradictions
-     * (scenario/setup_warnings.h) from the start, and anything a check adds on the way with
-     * warnings_add(&run->warnings, CODE, FORMAT, ...). Each is printed on stderr once
-     * (warned: how many have been) and all go into summary.json. */
-    struct warnings warnings;
-    size_t warned;
 };
 
 static int writers_open(struct run *run, const char *dir, struct catena_error *err)
@@ -194,13 +191,6 @@ static const char *source_name(const struct scenario *sc)
     return p->source ? p->source : p->name ? p->name : "model";
 }
 
-/* Prints the warnings not printed yet. */
-static void warn(struct run *run)
-{
-    warnings_print(stderr, source_name(run->sc), &run->warnings, run->warned);
-    run->warned = run->warnings.n;
-}
-
 static const char *signal_name(int sig)
 {
     return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
@@ -286,18 +276,14 @@ int run_simulation(const struct scenario *sc, const struct run_options *o, struc
         events_destroy(run.ev);
         return error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(sc));
     }
-    if (setup_warnings(m, &run.warnings)) {
-        warnings_clear(&run.warnings);
-        state_destroy(run.s);
-        events_destroy(run.ev);
-        return error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(sc));
-    }
-    warn(&run);
+    plausible_begin(&run.start, m, run.s);
     /* Caught before anything is written, so a signal never leaves a temporary file behind. */
     stop_catch(&run.stop);
     int rc = outfile_mkdirs(o->out_dir, err);
     if (rc == CATENA_OK)
         rc = write_scenario(o->out_dir, sc, err);
+    if (rc == CATENA_OK)
+        rc = model_json_write(o->out_dir, m, err);
     if (rc == CATENA_OK)
         rc = writers_open(&run, o->out_dir, err);
     if (rc == CATENA_OK)
@@ -310,7 +296,9 @@ int run_simulation(const struct scenario *sc, const struct run_options *o, struc
         r->wall_s = clock_monotonic_s() - start;
     }
     fill_result(&run, r);
-    warn(&run);
+    if (rc == CATENA_OK && r->status == RUN_OK &&
+        plausible_end(&run.start, run.lm, run.s, &run.warnings))
+        rc = error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(sc));
     if (rc == CATENA_OK)
         rc = writers_close(&run, err);
     else
@@ -322,6 +310,10 @@ int run_simulation(const struct scenario *sc, const struct run_options *o, struc
     if (rc == CATENA_OK)
         rc = stopped_error(&run, r, err);
     stop_restore(&run.stop);
+    if (o->warnings) { /* handed over, the caller's to print and clear */
+        *o->warnings = run.warnings;
+        run.warnings = (struct warnings){0};
+    }
     warnings_clear(&run.warnings);
     state_destroy(run.s);
     events_destroy(run.ev);

@@ -1,6 +1,6 @@
 /* summary.json: what ran (catena version, scenario hash, effective parameters, counts) and
  * how it ended (status, steps, simulated and wall time, speed, final metrics, and for a
- * diverged run the step and point where positions stopped being finite), and its warnings. */
+ * diverged run the step and point where positions stopped being finite). */
 #include "run/summary.h"
 
 #include <cjson/cJSON.h>
@@ -47,6 +47,7 @@ static void add_parameters(cJSON *root, const struct scenario *sc, int *ok)
     need(json_out_add_number(p, "iterations", m->iterations), ok);
     need(cJSON_AddStringToObject(p, "order", model_order_name(m->order)), ok);
     need(json_out_add_number(p, "damping", m->damping), ok);
+    need(json_out_add_number(p, "damping_rate", model_damping_rate(m, m->damping)), ok);
     add_item(p, "max_length_pass", cJSON_CreateBool(m->max_length_pass), ok);
     add_item(p, "global", cJSON_CreateBool(m->global), ok);
     need(json_out_add_number(p, "collide_every", m->collide_every), ok);
@@ -62,16 +63,20 @@ static void add_parameters(cJSON *root, const struct scenario *sc, int *ok)
             add_item(formats, NULL, cJSON_CreateString(traj_format_name(bit)), ok);
 }
 
-/* "warnings": every warning of the run (core/warnings.h), in the order they were found. */
-static void add_warnings(cJSON *root, const struct warnings *w, int *ok)
+/* "warnings": [{"code": CODE, "message": MESSAGE}...] from each list in turn. */
+static void add_warnings(cJSON *root, const struct warnings *a, const struct warnings *b, int *ok)
 {
     cJSON *list = need(cJSON_AddArrayToObject(root, "warnings"), ok);
-    for (size_t i = 0; w && i < w->n; i++) {
-        cJSON *o = need(cJSON_CreateObject(), ok);
-        need(cJSON_AddStringToObject(o, "code", w->list[i].code), ok);
-        need(cJSON_AddStringToObject(o, "message", w->list[i].message), ok);
-        add_item(list, NULL, o, ok);
-    }
+    const struct warnings *lists[2] = {a, b};
+    for (int k = 0; k < 2 && list; k++)
+        for (size_t i = 0; lists[k] && i < lists[k]->n; i++) {
+            cJSON *o = need(cJSON_CreateObject(), ok);
+            add_item(list, NULL, o, ok);
+            if (!o)
+                continue;
+            need(cJSON_AddStringToObject(o, "code", lists[k]->list[i].code), ok);
+            need(cJSON_AddStringToObject(o, "message", lists[k]->list[i].message), ok);
+        }
 }
 
 static cJSON *build(const struct scenario *sc, const struct run_result *r, const struct warnings *w)
@@ -139,7 +144,7 @@ static cJSON *build(const struct scenario *sc, const struct run_result *r, const
                                 : NULL;
         need(add_string_or_null(dv, "point", label), &ok);
     }
-    add_warnings(root, w, &ok);
+    add_warnings(root, &sc->warnings, w, &ok);
     if (!ok) {
         cJSON_Delete(root);
         return NULL;

@@ -82,6 +82,7 @@ const struct sjson_key scenario_set_keys[] = {
     {"gust", 0},
     {"iterations", 0},
     {"damping", 0},
+    {"damping_rate", 0},
     {"collide_every", 0},
     {NULL, 0},
 };
@@ -252,6 +253,7 @@ static int read_set(struct loader *ld, const cJSON *e, const char *path, struct 
     char p[SJSON_PATH_MAX];
     long long iterations = 1, every = 1;
     const cJSON *gust = sjson_child(e, "gust");
+    double rate = -1;
     ev->damping = 1.0;
     if (sjson_check_object(&ld->cx, e, path, scenario_set_keys) ||
         sjson_get_vector(&ld->cx, e, path, "gravity", ld->m->dims, &ev->gravity) ||
@@ -259,9 +261,15 @@ static int read_set(struct loader *ld, const cJSON *e, const char *path, struct 
         (gust && scenario_read_gust(ld, gust, sjson_path_key(p, path, "gust"), &ev->gust_amplitude,
                                     &ev->gust_frequency)) ||
         sjson_get_integer(&ld->cx, e, path, "iterations", 1, INT_MAX, &iterations) ||
+        loader_either(ld, e, path, "damping", "damping_rate") ||
         sjson_get_number(&ld->cx, e, path, "damping", &SJSON_UNIT, &ev->damping) ||
+        sjson_get_number(&ld->cx, e, path, "damping_rate", &SJSON_NONNEG, &rate) ||
         sjson_get_integer(&ld->cx, e, path, "collide_every", 1, SCENARIO_MAX_COUNT, &every))
         return CATENA_EINPUT;
+    if (rate >= 0) { /* as solver.damping_rate: the same meaning under every method */
+        ev->damping = model_damping_of_rate(ld->m, rate);
+        ev->set |= SET_DAMPING;
+    }
     static const char *const keys[] = {"gravity",    "wind",    "gust",
                                        "iterations", "damping", "collide_every"};
     for (unsigned k = 0; k < sizeof keys / sizeof *keys; k++)
@@ -269,8 +277,8 @@ static int read_set(struct loader *ld, const cJSON *e, const char *path, struct 
             ev->set |= 1u << k;
     if (!ev->set)
         return sjson_error(&ld->cx, path,
-                           "nothing to set (give gravity, wind, gust, iterations, damping or "
-                           "collide_every)");
+                           "nothing to set (give gravity, wind, gust, iterations, damping, "
+                           "damping_rate or collide_every)");
     ev->iterations = (int)iterations;
     ev->collide_every = every > INT_MAX ? INT_MAX : (int)every;
     return 0;

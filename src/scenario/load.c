@@ -7,6 +7,7 @@
 #include "scenario/scenario.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "core/fmt_double.h"
 #include "core/sha256_hex.h"
 #include "scenario/loader.h"
+#include "scenario/setup_warnings.h"
 #include "scenario/override.h"
 
 #define FORMAT_VERSION 1
@@ -128,6 +130,12 @@ static int check_top(struct loader *ld)
     return sjson_check_object(&ld->cx, ld->root, "", scenario_top_keys);
 }
 
+/* Set-ups no shape can satisfy: warnings, not errors (scenario/setup_warnings.h). */
+static int check_setup(struct loader *ld)
+{
+    return setup_warnings(ld->m, &ld->sc->warnings) ? loader_oom(ld) : 0;
+}
+
 static int check_has_points(struct loader *ld)
 {
     if (ld->m->npoints == 0)
@@ -160,7 +168,8 @@ static int (*const sections[])(struct loader *) = {
     scenario_read_links,
     scenario_read_constraints, /* right after links: it reads links[] again */
     scenario_read_reports,     /* after the pins: the catenary report needs a hanging rope */
-    scenario_read_events,      /* last: cuts append the points and links they reserve */
+    scenario_read_events,      /* cuts append the points and links they reserve */
+    check_setup,               /* last: the whole model, for contradictions */
 };
 // clang-format on
 
@@ -270,6 +279,20 @@ static int keep_effective_text(struct loader *ld, cJSON *root)
     return 0;
 }
 
+/* The file's solver.method and solver.damping, as written, before any override. */
+static void file_solver(struct loader *ld, const cJSON *root)
+{
+    const cJSON *s = sjson_child(root, "solver");
+    const cJSON *method = s ? sjson_child(s, "method") : NULL;
+    const cJSON *damping = s ? sjson_child(s, "damping") : NULL;
+    static const char *const names[] = {"verlet", "pbd", "xpbd"};
+    ld->file_method = method ? -1 : METHOD_VERLET;
+    for (int k = 0; k < 3 && cJSON_IsString(method); k++)
+        if (strcmp(method->valuestring, names[k]) == 0)
+            ld->file_method = k;
+    ld->file_damping = cJSON_IsNumber(damping) ? damping->valuedouble : NAN;
+}
+
 struct scenario *scenario_parse(const char *label, const char *text, size_t len,
                                 const struct scenario_override *ov, size_t nov,
                                 struct catena_error *err)
@@ -302,6 +325,7 @@ struct scenario *scenario_parse_opts(const char *label, const char *text, size_t
                     sjson_type_name(root));
         goto fail;
     }
+    file_solver(&ld, root);
     for (size_t i = 0; i < o->nov; i++)
         if (scenario_override_apply(root, &o->ov[i], err))
             goto fail;

@@ -45,6 +45,11 @@ struct loader {
     size_t origin_cap;
     long long max_points;     /* loader_check_size refuses more */
     const char *default_name; /* scenario_options.default_name */
+    /* The file's own solver.method (enum solver_method, -1 when it names none the loader
+     * knows) and solver.damping (NaN when it has none), before the overrides: a damping
+     * written for one method and run under another is warned about (scenario/solver.c). */
+    int file_method;
+    double file_damping;
 };
 
 /* ---- helpers (scenario/loader.c) ---- */

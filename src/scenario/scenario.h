@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "core/warnings.h"
 #include "model/model.h"
 #include "scenario/output.h"
 
@@ -29,6 +30,9 @@ struct scenario {
     struct model *model; /* owned */
     struct scenario_output output;
     struct scenario_provenance provenance;
+    struct warnings warnings; /* what loading found allowed but probably not meant (validate
+                                 prints them, a run prints them and lists them in
+                                 summary.json) */
 };
 
 /* A scenario built in code around the model m, which it owns from then on (m NULL: a new

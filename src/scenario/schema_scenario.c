@@ -104,6 +104,7 @@ static const struct schema_object solver = {
                                                {"iterations", HOLD_INTEGER, NULL},
                                                {"order", HOLD_ENUM, scenario_order_names},
                                                {"damping", HOLD_NUMBER, NULL},
+                                               {"damping_rate", HOLD_NUMBER, NULL},
                                                {"max_length_pass", HOLD_BOOLEAN, NULL},
                                                {"global", HOLD_BOOLEAN, NULL},
                                                {"collide_every", HOLD_INTEGER, NULL},
@@ -401,6 +402,7 @@ static const struct schema_object set_event = {
                                                {"gust", HOLD_OBJECT, &gust},
                                                {"iterations", HOLD_INTEGER, NULL},
                                                {"damping", HOLD_NUMBER, NULL},
+                                               {"damping_rate", HOLD_NUMBER, NULL},
                                                {"collide_every", HOLD_INTEGER, NULL},
                                                {NULL, HOLD_ANY, NULL}}),
 };

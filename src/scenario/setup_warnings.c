@@ -7,6 +7,7 @@
 #include "scenario/setup_warnings.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
