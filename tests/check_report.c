@@ -1,7 +1,8 @@
 /* Tests of the catenary report (analysis/report_catenary.c, analysis/report_catenary_write.c,
  * analysis/report_catenary_plot.c) on chains whose answers are known: a rope built at its discrete
  * equilibrium (solver error at round-off), the same chain with one point moved by a known amount, a
- * 3D chain in a tilted plane, an extensible XPBD chain, the chain selection and its errors,
+ * 3D chain in a tilted plane, an extensible XPBD chain, a chain with a heavy point (whose
+ * reference the continuous curve is not), the chain selection and its errors,
  * catenary.json's keys, reading a frame back from a run, and the plot read back with libpng. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -93,6 +94,43 @@ START_TEST(test_equilibrium_chain)
     ck_assert(c->fit.converged);
     ck_assert_double_eq_tol(c->fit.c.a, c->analytic.a, 1e-2);
     ck_assert_double_lt(c->fit.rms, c->discretisation.max);
+    report_catenary_destroy(r);
+    model_destroy(m);
+}
+END_TEST
+
+/* A chain with one heavy point: the continuous catenary assumes a uniform chain, so it is not
+ * this one's reference, and the report says so instead of calling the difference
+ * discretisation. Point 10 (the bottom) of the 20-link chain carries 25 times the mass of
+ * the others: the discrete equilibrium, which has the actual masses, ends 3.6e-2 of the span
+ * from the continuous curve (measured), a hundred times the 3.8e-4 of the uniform chain. */
+START_TEST(test_point_load)
+{
+    struct model *m = tu_load("%s", chain_json);
+    struct report_catenary *r = build(m, m->x0, &defaults);
+    ck_assert(r->chains[0].mass.uniform);
+    const double uniform = r->chains[0].discretisation.max_rel;
+    report_catenary_destroy(r);
+    m->mass[10] *= 25.0;
+    m->inv_mass[10] = 1.0 / m->mass[10];
+    r = build(m, m->x0, &defaults);
+    const struct report_chain *c = &r->chains[0];
+    ck_assert(!c->mass.uniform);
+    ck_assert_uint_eq(c->mass.heaviest, 10);
+    /* 19 interior points of 1/21 kg over 0.6 m each, one of them 25 times that */
+    ck_assert_double_eq_tol(c->mass.min, 1.0 / 21.0 / 0.6, 1e-12);
+    ck_assert_double_eq_tol(c->mass.max, 25.0 / 21.0 / 0.6, 1e-12);
+    ck_assert_double_eq_tol(c->mass.mean, (18.0 + 25.0) / 21.0 / (19 * 0.6), 1e-12);
+    ck_assert_double_gt(c->discretisation.max_rel, 10.0 * uniform);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    report_catenary_text(f, r, "src");
+    fclose(f);
+    ck_assert_msg(strstr(text, "not uniform") && strstr(text, "point loads (discr.-an.)") &&
+                      !strstr(text, "discretisation (discr.-an.)"),
+                  "%s", text);
+    free(text);
     report_catenary_destroy(r);
     model_destroy(m);
 }
@@ -312,6 +350,11 @@ START_TEST(test_json_keys)
         {"errors", "max_stretch_link"},
         {"errors", "min_stretch"},
         {"errors", "out_of_plane"},
+        {"mass", "uniform"},
+        {"mass", "min_per_length"},
+        {"mass", "max_per_length"},
+        {"mass", "mean_per_length"},
+        {"mass", "heaviest_point"},
     };
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         ck_assert_msg(path(c, keys[i][0], keys[i][1], keys[i][2]) != NULL, "missing %s.%s.%s",
@@ -323,6 +366,7 @@ START_TEST(test_json_keys)
     ck_assert_double_eq(path(c, "errors", "solver", "max")->valuedouble, r->chains[0].solver.max);
     ck_assert_double_eq(cJSON_GetArrayItem(path(c, "points", NULL, NULL), 1)->valuedouble, 20);
     ck_assert(cJSON_IsTrue(path(c, "fit", "converged", NULL)));
+    ck_assert(cJSON_IsTrue(path(c, "mass", "uniform", NULL)));
     cJSON_Delete(root);
     free(text);
     report_catenary_destroy(r);
@@ -426,6 +470,7 @@ static Suite *report_suite(void)
     TCase *tc = tcase_create("catenary");
     tcase_add_test(tc, test_equilibrium_chain);
     tcase_add_test(tc, test_moved_point);
+    tcase_add_test(tc, test_point_load);
     tcase_add_test(tc, test_3d_plane);
     tcase_add_test(tc, test_extensible_reference);
     tcase_add_test(tc, test_selection);

@@ -799,6 +799,24 @@ static const struct bad bad_inputs[] = {
      "test.json: pins[1].point: point \"chain.30\" is already pinned by bodies[0].pins[0]"},
     {HEAD ONE_POINT ", 'pins': [{'point': 0, 'at': [1, 2, 3]}]}",
      "test.json: pins[0].at: expected an array of 2 numbers, got 3 elements"},
+    /* Coulomb friction: mu, or {static, dynamic} with dynamic <= static */
+    {HEAD ONE_POINT ", 'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [0, 1], "
+                    "'friction': -0.1}]}",
+     "test.json: obstacles[0].friction: must be at least 0 (got -0.1)"},
+    {HEAD ONE_POINT ", 'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [0, 1], "
+                    "'friction': {'static': 0.3, 'dynamic': 0.5}}]}",
+     "test.json: obstacles[0].friction.dynamic: must not exceed \"static\", 0.3 (got 0.5)"},
+    {HEAD ONE_POINT ", 'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [0, 1], "
+                    "'friction': {'static': 0.3}}]}",
+     "test.json: obstacles[0].friction: missing required key \"dynamic\""},
+    {HEAD ONE_POINT ", 'obstacles': [{'type': 'plane', 'point': [0, 0], 'normal': [0, 1], "
+                    "'friction': 'high'}]}",
+     "test.json: obstacles[0].friction: expected a number or an object {\"static\", "
+     "\"dynamic\"}, got a string"},
+    {HEAD ROPE(
+         ", 'self_collision': {'radius': 0.1, 'friction': {'static': 1, 'kinetic': 0.5}}") "}",
+     "test.json: bodies[0].self_collision.friction.kinetic: unknown key (valid keys: static, "
+     "dynamic)"},
 };
 
 START_TEST(test_bad_input)
@@ -850,19 +868,20 @@ END_TEST
  * events sorted by step with a drag's release and a cut's reserved points and link. */
 START_TEST(test_world_keys)
 {
-    struct model *m =
-        load("{'catena': 1, 'time': {'dt': 0.01, 'steps': 10, 'until_settled': {'speed': 0.02}}, "
-             "'solver': {'iterations': 5, 'collide_every': 9}, 'world': {'wind': [3, 0], 'gust': "
-             "{'amplitude': 0.5, 'frequency': 2}}, 'points': [{'name': 'p', 'p': [0, 0], 'mass': "
-             "1}], 'bodies': [{'type': 'rope', 'name': 'rope', 'from': [0, 0], 'to': [1, 0], "
-             "'segments': 4, 'mass': 1, 'drag': 0.01, 'self_collision': {'radius': 0.1}}], 'pins': "
-             "[{'point': 'rope.0', 'motion': {'type': 'sine', 'axis': [0, 2], 'amplitude': 0.5, "
-             "'frequency': 1, 'phase': 1.5707963267948966}}, {'point': 'rope.last', 'motion': "
-             "{'type': 'keyframes', 'times': [0.5, 1], 'positions': [[2, 0], [3, 0]]}}], "
-             "'obstacles': [{'type': 'box', 'center': [1, 2], 'half': [1, 0.5], 'angle': 0.5, "
-             "'friction': 0.25, 'restitution': 0.75}], 'events': [{'time': 0.5, 'cut': {'link': "
-             "'rope.1', 'at': 0.25}}, {'step': 10, 'release': {'point': 'p'}}, {'time': 0.015, "
-             "'drag': {'point': 'p', 'path': [[1, 1]], 'duration': 0.02}}]}");
+    struct model *m = load(
+        "{'catena': 1, 'time': {'dt': 0.01, 'steps': 10, 'until_settled': {'speed': 0.02}}, "
+        "'solver': {'iterations': 5, 'collide_every': 9}, 'world': {'wind': [3, 0], 'gust': "
+        "{'amplitude': 0.5, 'frequency': 2}}, 'points': [{'name': 'p', 'p': [0, 0], 'mass': "
+        "1}], 'bodies': [{'type': 'rope', 'name': 'rope', 'from': [0, 0], 'to': [1, 0], "
+        "'segments': 4, 'mass': 1, 'drag': 0.01, 'self_collision': {'radius': 0.1, 'friction': "
+        "{'static': 0.5, 'dynamic': 0.3}}}], 'pins': "
+        "[{'point': 'rope.0', 'motion': {'type': 'sine', 'axis': [0, 2], 'amplitude': 0.5, "
+        "'frequency': 1, 'phase': 1.5707963267948966}}, {'point': 'rope.last', 'motion': "
+        "{'type': 'keyframes', 'times': [0.5, 1], 'positions': [[2, 0], [3, 0]]}}], "
+        "'obstacles': [{'type': 'box', 'center': [1, 2], 'half': [1, 0.5], 'angle': 0.5, "
+        "'friction': 0.25, 'restitution': 0.75}], 'events': [{'time': 0.5, 'cut': {'link': "
+        "'rope.1', 'at': 0.25}}, {'step': 10, 'release': {'point': 'p'}}, {'time': 0.015, "
+        "'drag': {'point': 'p', 'path': [[1, 1]], 'duration': 0.02}}]}");
     ck_assert_double_eq(m->settle_speed, 0.02);
     ck_assert_double_eq(m->settle_for, 1.0);
     ck_assert_int_eq(m->collide_every, 5);
@@ -871,6 +890,8 @@ START_TEST(test_world_keys)
     ck_assert_double_eq(m->gust_frequency, 2.0);
     ck_assert_double_eq(m->bodies[0].drag, 0.01);
     ck_assert_double_eq(m->bodies[0].self_radius, 0.1);
+    ck_assert_double_eq(m->bodies[0].self_friction.stat, 0.5);
+    ck_assert_double_eq(m->bodies[0].self_friction.dyn, 0.3);
 
     const struct obstacle *o = &m->obstacles[0];
     ck_assert_int_eq(o->type, OBSTACLE_BOX);
@@ -878,7 +899,8 @@ START_TEST(test_world_keys)
     ck_assert(isinf(o->half.z)); /* 2D: unbounded along z */
     ck_assert_double_eq(o->rot[0][0], cos(0.5));
     ck_assert_double_eq(o->rot[1][0], sin(0.5)); /* column 0: the box's x axis */
-    ck_assert_double_eq(o->friction, 0.25);
+    ck_assert_double_eq(o->friction.stat, 0.25); /* a number: static = dynamic */
+    ck_assert_double_eq(o->friction.dyn, 0.25);
     ck_assert_double_eq(o->restitution, 0.75);
     /* The turned box's extent along x: cos 0.5 * 1 + sin 0.5 * 0.5 (roundings: 1e-15). */
     ck_assert_double_eq_tol(o->hi.x, 1.0 + cos(0.5) + 0.5 * sin(0.5), 1e-15);

@@ -694,12 +694,12 @@ static cJSON *at(const cJSON *obj, const char *key)
 /* Writes dir's summary.json for the run r of scn as a run does: "running" first, then the
  * final one through the manifest writer. */
 static int write_summary(const char *d, const struct scenario *scn, const struct run_result *r,
-                         struct catena_error *err)
+                         const struct warnings *warnings, struct catena_error *err)
 {
     struct rundir_writer w;
     int rc = rundir_begin(&w, d, RUNDIR_SUMMARY, NULL, 0, NULL, err);
     if (rc == CATENA_OK)
-        rc = summary_write(&w, scn, r, NULL, NULL, err);
+        rc = summary_write(&w, scn, r, warnings, NULL, err);
     rundir_writer_free(&w);
     return rc;
 }
@@ -718,7 +718,7 @@ START_TEST(test_summary_ok)
                            .live_links = 3,
                            .diverged_point = -1};
     struct catena_error err = {0};
-    ck_assert_msg(write_summary(dir, scn, &r, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_msg(write_summary(dir, scn, &r, NULL, &err) == CATENA_OK, "%s", err.msg);
 
     cJSON *root = read_summary();
     ck_assert_str_eq(at(root, "catena_version")->valuestring, "0.1.0");
@@ -767,6 +767,7 @@ START_TEST(test_summary_ok)
     ck_assert_uint_eq(strspn(id, "0123456789abcdef"), 32);
     ck_assert_int_eq(cJSON_GetArraySize(at(root, "files")), 0);
     ck_assert_ptr_null(cJSON_GetObjectItem(root, "pending"));
+    ck_assert_int_eq(cJSON_GetArraySize(at(root, "warnings")), 0); /* there, and empty */
     cJSON_Delete(root);
     ck_assert_int_eq(count_entries(dir), 1);
     scenario_destroy(scn);
@@ -786,9 +787,19 @@ START_TEST(test_summary_diverged)
                            .max_stretch = NAN,
                            .live_links = 7,
                            .diverged_point = 3};
+    /* Warnings in the order found, with their codes; a control byte from a name is '?'. */
+    struct warnings w = {0};
+    ck_assert_int_eq(warnings_add(&w, "pressure-rigid-spokes", "body \"%s\": no", "a\nb"), 0);
+    ck_assert_int_eq(warnings_add(&w, "rigid-loop-lengths", "%d links", 3), 0);
     struct catena_error err = {0};
-    ck_assert_msg(write_summary(dir, scn, &r, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_msg(write_summary(dir, scn, &r, &w, &err) == CATENA_OK, "%s", err.msg);
+    warnings_clear(&w);
     cJSON *root = read_summary();
+    cJSON *ws = at(root, "warnings");
+    ck_assert_int_eq(cJSON_GetArraySize(ws), 2);
+    ck_assert_str_eq(at(cJSON_GetArrayItem(ws, 0), "code")->valuestring, "pressure-rigid-spokes");
+    ck_assert_str_eq(at(cJSON_GetArrayItem(ws, 0), "message")->valuestring, "body \"a?b\": no");
+    ck_assert_str_eq(at(cJSON_GetArrayItem(ws, 1), "message")->valuestring, "3 links");
     ck_assert_str_eq(at(root, "status")->valuestring, "diverged");
     ck_assert_double_eq(at(root, "steps_per_second")->valuedouble, 0.0); /* no wall time */
     ck_assert_int_eq(cJSON_GetArraySize(at(at(root, "parameters"), "gravity")), 3);

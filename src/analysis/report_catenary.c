@@ -201,6 +201,26 @@ static int gather(const struct model *m, const long *next, struct report_chain *
     return CATENA_OK;
 }
 
+/* The weight per length at each interior point: its mass over half its two links. */
+static void mass_profile(struct report_chain *c, const struct chain_data *d)
+{
+    struct report_mass *w = &c->mass;
+    double mass = 0.0, length = 0.0;
+    *w = (struct report_mass){.min = INFINITY, .max = -INFINITY, .heaviest = c->first + 1};
+    for (size_t k = 1; k < c->nlinks; k++) {
+        const double share = 0.5 * (d->rest[k - 1] + d->rest[k]), per = d->mass[k - 1] / share;
+        mass += d->mass[k - 1];
+        length += share;
+        w->min = fmin(w->min, per);
+        if (per > w->max) {
+            w->max = per;
+            w->heaviest = c->first + k;
+        }
+    }
+    w->mean = mass / length;
+    w->uniform = w->max - w->min <= 1e-9 * w->mean;
+}
+
 /* The largest vertical distance from the chord between the ends down to a joint, m. */
 static double polyline_sag(const vec3 *p, size_t n)
 {
@@ -252,6 +272,7 @@ static int chain_compute(const struct model *m, const vec3 *x, struct report_cha
         return err->code;
     catenary_stats_points(c->sim, c->curve, n, c->span, &c->total);
     catenary_stats_points(c->ref, c->curve, n, c->span, &c->discretisation);
+    mass_profile(c, d);
     catenary_stats_points(c->sim, c->ref, n, c->span, &c->solver);
     c->sag = polyline_sag(c->sim, n);
     c->polyline = catenary_polyline_length(c->sim, n);

@@ -24,6 +24,19 @@ struct report_catenary_options {
     long first, last;     /* --points I..J; first < 0 when not given */
 };
 
+/* How the chain's weight is spread along it. The continuous catenary is the shape of a chain
+ * of uniform weight per length; each interior point k carries its mass over half its two
+ * links, (rest_{k-1} + rest_k) / 2. When that varies (a heavy point, links of unequal rest
+ * length with equal masses), the continuous curve is not the chain's reference: the discrete
+ * reference, which has the actual masses, differs from it by the effect of those point loads,
+ * not only by the discretisation. */
+struct report_mass {
+    int uniform;     /* 1: every interior point within 1e-9 of the mean */
+    double min, max; /* kg/m, over the interior points */
+    double mean;     /* kg/m: their mass over their share of the rest length */
+    size_t heaviest; /* global index of the point with the most per length */
+};
+
 /* One chain of n = nlinks + 1 points. Plane coordinates (analysis/catenary.h): x horizontal
  * from the first end toward the last, y up, z out of the plane. */
 struct report_chain {
@@ -41,9 +54,11 @@ struct report_chain {
     struct catenary_chain_result discrete;
     double discrete_sag;     /* m, the largest at a joint */
     struct catenary_fit fit; /* free fit to the simulated points */
+    struct report_mass mass; /* the weight per length along it */
 
     struct catenary_stats total;          /* simulated vs analytic */
-    struct catenary_stats discretisation; /* discrete vs analytic */
+    struct catenary_stats discretisation; /* discrete vs analytic (with mass.uniform 0, the
+                                             effect of the point loads too) */
     struct catenary_stats solver;         /* simulated vs discrete */
     double sag;                           /* simulated sag, m, the largest at a joint */
     double polyline;                      /* simulated polyline length, m */

@@ -65,10 +65,20 @@ static void text_chain(FILE *f, const struct report_catenary *r, const struct re
             "  least-squares fit   a %.9g m, x0 %.9g m, y0 %.9g m; rms %.4g m, max %.4g m (%s)\n",
             c->fit.c.a, c->fit.c.x0, c->fit.c.y0, c->fit.rms, c->fit.max,
             c->fit.converged ? "converged" : "not converged");
+    if (!c->mass.uniform)
+        fprintf(f,
+                "  mass                not uniform: %.6g to %.6g kg/m along the chain (point %zu "
+                "carries %.4g times\n"
+                "                      the mean): the continuous catenary assumes a uniform "
+                "chain and is not its\n"
+                "                      reference; discrete - analytic is the effect of these "
+                "point loads\n",
+                c->mass.min, c->mass.max, c->mass.heaviest, c->mass.max / c->mass.mean);
     fprintf(f, "\n  errors, point by point   %17s %12s %12s %12s\n", "rms (m)", "max (m)",
             "rms/span", "max/span");
     text_stats(f, "total (simulated-analytic)", &c->total);
-    text_stats(f, "discretisation (discr.-an.)", &c->discretisation);
+    text_stats(f, c->mass.uniform ? "discretisation (discr.-an.)" : "point loads (discr.-an.)",
+               &c->discretisation);
     text_stats(f, "solver (simulated-discrete)", &c->solver);
     fprintf(f, "  sag      simulated %.9g m: error %.4g m (%.4g of the span)\n", c->sag,
             c->sag - c->analytic_sag, (c->sag - c->analytic_sag) / c->span);
@@ -204,6 +214,12 @@ static void json_chain(cJSON *chains, const struct report_catenary *r, const str
     add_num(d, "V0", c->discrete.V0, ok);
     add_num(d, "sag", c->discrete_sag, ok);
     add_num(d, "residual", c->discrete.residual, ok);
+    cJSON *w = need(cJSON_AddObjectToObject(o, "mass"), ok);
+    need(cJSON_AddBoolToObject(w, "uniform", c->mass.uniform), ok);
+    add_num(w, "min_per_length", c->mass.min, ok);
+    add_num(w, "max_per_length", c->mass.max, ok);
+    add_num(w, "mean_per_length", c->mass.mean, ok);
+    add_num(w, "heaviest_point", (double)c->mass.heaviest, ok);
     json_curve(o, "fit", &c->fit.c, ok);
     cJSON *fit = cJSON_GetObjectItemCaseSensitive(o, "fit");
     add_num(fit, "rms", c->fit.rms, ok);

@@ -15,6 +15,14 @@ static char *copy(const char *s)
     return p;
 }
 
+/* The rule of the loader's messages (scenario/sjson.c, sjson_error): control bytes as '?'. */
+static void one_line(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7F)
+            *s = '?';
+}
+
 int warnings_add(struct warnings *w, const char *code, const char *fmt, ...)
 {
     if (w->n == w->cap) {
@@ -39,6 +47,8 @@ int warnings_add(struct warnings *w, const char *code, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(message, (size_t)len + 1, fmt, ap);
     va_end(ap);
+    one_line(message);
+    one_line(c);
     w->list[w->n++] = (struct warning){.code = c, .message = message};
     return 0;
 }

@@ -18,8 +18,10 @@ struct warnings {
     size_t n, cap;
 };
 
-/* Appends a warning (code copied, message formatted printf-style). 0, or -1 on OOM (the
- * list is then unchanged). */
+/* Appends a warning (code copied, message formatted printf-style). Control characters in
+ * either (from names in the scenario: an escaped "\n") become '?', as in the loader's
+ * messages, so a warning stays one line and no control byte reaches a terminal. 0, or -1
+ * on OOM (the list is then unchanged). */
 int warnings_add(struct warnings *w, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -188,6 +188,7 @@ struct body {
                            R * grid_cols + C of the body; 0 = not a grid */
     double drag;        /* wind drag, kg/m^2: force drag * length * |vn| vn on each link */
     double self_radius; /* self-collision radius, m; 0 = none */
+    struct friction self_friction; /* Coulomb friction between its colliding parts */
 };
 
 #define BODY_COLOR_SET 0x1000000u

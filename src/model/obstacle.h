@@ -8,6 +8,16 @@
 
 #include "core/vec.h"
 
+/* Coulomb friction of a contact, applied as positions (Macklin et al. 2014, "Unified particle
+ * physics", eq. 24; Mueller et al. 2020, "Detailed rigid body simulation with XPBD"): over a
+ * substep, a contact whose tangential displacement is at most stat times the normal
+ * displacement its contact removed sticks (the tangential displacement is undone); beyond
+ * that it slides, the tangential displacement shortened by dyn times the normal one. */
+struct friction {
+    double stat; /* mu_s, the static coefficient, >= 0 */
+    double dyn;  /* mu_k, the dynamic (kinetic) coefficient, 0 <= dyn <= stat */
+};
+
 /* Each point collides as a sphere of its radius. */
 enum obstacle_type {
     OBSTACLE_PLANE,   /* the half-space behind the plane through p with unit normal n */
@@ -18,15 +28,15 @@ enum obstacle_type {
 };
 
 struct obstacle {
-    uint8_t type;       /* enum obstacle_type */
-    vec3 p, q;          /* m: plane point, centre, or capsule ends */
-    vec3 n;             /* plane: unit outward normal */
-    vec3 half;          /* box, bounds: half extents, m (2D: z is INFINITY) */
-    double rot[3][3];   /* box, bounds: column k is the box's k-th axis in world space */
-    double r;           /* sphere, capsule: radius, m */
-    double friction;    /* 0..1: fraction of the tangential displacement removed on contact */
-    double restitution; /* 0..1: fraction of the normal velocity reflected */
-    vec3 lo, hi;        /* world bounding box for the broad phase (planes: infinite) */
+    uint8_t type;             /* enum obstacle_type */
+    vec3 p, q;                /* m: plane point, centre, or capsule ends */
+    vec3 n;                   /* plane: unit outward normal */
+    vec3 half;                /* box, bounds: half extents, m (2D: z is INFINITY) */
+    double rot[3][3];         /* box, bounds: column k is the box's k-th axis in world space */
+    double r;                 /* sphere, capsule: radius, m */
+    struct friction friction; /* Coulomb coefficients; {0, 0}: frictionless */
+    double restitution;       /* 0..1: fraction of the normal velocity reflected */
+    vec3 lo, hi;              /* world bounding box for the broad phase (planes: infinite) */
 };
 
 /* The type names as scenarios write them, indexed by enum obstacle_type, NULL-terminated. */

@@ -1,6 +1,7 @@
 /* What a body has beyond its shape (catena-scenario(5)), read once every body is built:
  * bodies[].drag (the wind's grip on its links), bodies[].self_collision (a radius at which
- * its points push each other apart) and bodies[].color (how renders draw it). */
+ * its points push each other apart, and their friction) and bodies[].color (how renders draw it).
+ */
 #include <math.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 // clang-format off
 const struct sjson_key scenario_self_keys[] = {
     {"radius", 1},
+    {"friction", 0},
     {NULL, 0},
 };
 // clang-format on
@@ -19,7 +21,8 @@ const struct sjson_key scenario_self_keys[] = {
 static int read_self(struct loader *ld, const cJSON *sc, const char *path, struct body *b)
 {
     if (sjson_check_object(&ld->cx, sc, path, scenario_self_keys) ||
-        sjson_get_number(&ld->cx, sc, path, "radius", &SJSON_POSITIVE, &b->self_radius))
+        sjson_get_number(&ld->cx, sc, path, "radius", &SJSON_POSITIVE, &b->self_radius) ||
+        loader_friction(ld, sc, path, "friction", &b->self_friction))
         return CATENA_EINPUT;
     double shortest = INFINITY;
     for (uint32_t k = 0; k < b->nlinks; k++) {

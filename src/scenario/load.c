@@ -15,6 +15,7 @@
 #include "core/fmt_double.h"
 #include "core/sha256_hex.h"
 #include "scenario/loader.h"
+#include "scenario/setup_warnings.h"
 #include "scenario/override.h"
 
 #define FORMAT_VERSION 1
@@ -130,6 +131,12 @@ static int check_top(struct loader *ld)
     return sjson_check_object(&ld->cx, ld->root, "", scenario_top_keys);
 }
 
+/* Set-ups no shape can satisfy: warnings, not errors (scenario/setup_warnings.h). */
+static int check_setup(struct loader *ld)
+{
+    return setup_warnings(ld->m, &ld->sc->warnings) ? loader_oom(ld) : 0;
+}
+
 static int check_has_points(struct loader *ld)
 {
     if (ld->m->npoints == 0)
@@ -163,7 +170,8 @@ static int (*const sections[])(struct loader *) = {
     scenario_read_constraints, /* right after links: it reads links[] again */
     scenario_read_reports,     /* after the pins: the catenary report needs a hanging rope */
     scenario_read_events,      /* cuts append the points and links they reserve */
-    scenario_read_checks,      /* last: a check may name any point */
+    scenario_read_checks,      /* after the points and events: a check may name any point */
+    check_setup,               /* last: the whole model, for contradictions */
 };
 // clang-format on
 

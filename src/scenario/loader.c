@@ -1,11 +1,13 @@
 /* What the scenario's section readers share (see scenario/loader.h): the out-of-memory
  * message, the one table of point and body names, the point limit checked before anything is
  * allocated, pins with where they came from, and a few checks of keys that several sections
- * make in the same words. */
+ * make in the same words, and Coulomb friction as obstacles and self-collision give it. */
 #include "scenario/loader.h"
 
 #include <math.h>
 #include <stdlib.h>
+
+#include "core/fmt_double.h"
 
 /* Memory a point and a link take in the model and the state, for the size message. */
 #define POINT_BYTES (2 * sizeof(vec3) + 3 * sizeof(double) + sizeof(char *) + 2 * sizeof(vec3))
@@ -120,4 +122,46 @@ long loader_time_step(const struct loader *ld, double t)
 {
     const double q = t / ld->m->dt;
     return q > (double)SCENARIO_MAX_COUNT ? (long)SCENARIO_MAX_COUNT : (long)ceil(q - STEP_SLACK);
+}
+
+// clang-format off
+const struct sjson_key scenario_friction_keys[] = {
+    {"static", 1},
+    {"dynamic", 1},
+    {NULL, 0},
+};
+// clang-format on
+
+int loader_friction(struct loader *ld, const cJSON *e, const char *path, const char *key,
+                    struct friction *out)
+{
+    const cJSON *f = sjson_child(e, key);
+    char p[SJSON_PATH_MAX];
+    if (!f)
+        return 0;
+    sjson_path_key(p, path, key);
+    if (cJSON_IsNumber(f)) {
+        if (sjson_number(&ld->cx, f, p, &SJSON_NONNEG, &out->stat))
+            return CATENA_EINPUT;
+        out->dyn = out->stat;
+        return 0;
+    }
+    if (!cJSON_IsObject(f))
+        return sjson_error(&ld->cx, p,
+                           "expected a number or an object {\"static\", \"dynamic\"}, got %s",
+                           sjson_type_name(f));
+    struct friction r;
+    if (sjson_check_object(&ld->cx, f, p, scenario_friction_keys) ||
+        sjson_get_number(&ld->cx, f, p, "static", &SJSON_NONNEG, &r.stat) ||
+        sjson_get_number(&ld->cx, f, p, "dynamic", &SJSON_NONNEG, &r.dyn))
+        return CATENA_EINPUT;
+    if (r.dyn > r.stat) {
+        char pd[SJSON_PATH_MAX], d[FMT_DOUBLE_SIZE], st[FMT_DOUBLE_SIZE];
+        fmt_double(d, r.dyn);
+        fmt_double(st, r.stat);
+        return sjson_error(&ld->cx, sjson_path_key(pd, p, "dynamic"),
+                           "must not exceed \"static\", %s (got %s)", st, d);
+    }
+    *out = r;
+    return 0;
 }

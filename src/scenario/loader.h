@@ -88,6 +88,11 @@ int loader_either(struct loader *ld, const cJSON *e, const char *path, const cha
  * millionth of a step of a boundary is on it). Read after the time section (dt). */
 long loader_time_step(const struct loader *ld, double t);
 
+/* e[key] as Coulomb friction (model/obstacle.h): a number mu (static = dynamic), or
+ * {"static": mu_s, "dynamic": mu_k} with 0 <= mu_k <= mu_s; absent leaves *out as it is. */
+int loader_friction(struct loader *ld, const cJSON *e, const char *path, const char *key,
+                    struct friction *out);
+
 /* ---- the sections, in the order scenario/load.c reads them ---- */
 
 /* time: dt, steps, substeps, until_settled (scenario/time.c). */
@@ -148,7 +153,7 @@ extern const struct sjson_key scenario_top_keys[], scenario_time_keys[], scenari
     scenario_pin_event_keys[], scenario_drag_keys[], scenario_reel_keys[], scenario_velocity_keys[],
     scenario_impulse_keys[], scenario_teleport_keys[], scenario_set_keys[],
     scenario_check_max_stretch_keys[], scenario_check_no_break_keys[],
-    scenario_check_settled_keys[], scenario_check_energy_keys[], scenario_check_inside_keys[];
+    scenario_check_settled_keys[], scenario_check_energy_keys[], scenario_check_inside_keys[], scenario_friction_keys[];
 
 extern const char *const scenario_method_names[],
     *const scenario_order_names[], *const scenario_kernel_names[],

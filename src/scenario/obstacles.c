@@ -1,7 +1,7 @@
 /* The scenario's obstacles[] (catena-scenario(5)): planes, spheres, boxes, capsules and
  * bounds, each with the keys its shape takes (any other shape key is refused by name), its
- * rotation (an angle in 2D; Euler angles or a quaternion in 3D), friction and restitution,
- * and its bounding box for the broad phase. */
+ * rotation (an angle in 2D; Euler angles or a quaternion in 3D), Coulomb friction and
+ * restitution, and its bounding box for the broad phase. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -207,8 +207,7 @@ static int read_obstacle(struct loader *ld, const cJSON *e, const char *path)
                    obstacle_type_names, &type))
         return CATENA_EINPUT;
     o.type = (uint8_t)type;
-    if (read_shape(ld, e, path, &o) ||
-        sjson_get_number(&ld->cx, e, path, "friction", &UNIT_CLOSED, &o.friction) ||
+    if (read_shape(ld, e, path, &o) || loader_friction(ld, e, path, "friction", &o.friction) ||
         sjson_get_number(&ld->cx, e, path, "restitution", &UNIT_CLOSED, &o.restitution))
         return CATENA_EINPUT;
     obstacle_bounds(&o);

@@ -117,6 +117,13 @@ static cJSON *hold_schema(struct gen *g, const struct schema_key *k)
         put(g, either, NULL, ref_to(g, k->ref));
         put(g, s, "anyOf", either);
         return s;
+    case HOLD_MEASURE:
+        s = cJSON_CreateObject();
+        either = cJSON_CreateArray();
+        put(g, either, NULL, type_is(g, "number"));
+        put(g, either, NULL, ref_to(g, k->ref));
+        put(g, s, "anyOf", either);
+        return s;
     case HOLD_STRINGS:
         return array_of(g, type_is(g, "string"), -1, -1);
     case HOLD_OPEN:

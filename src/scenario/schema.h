@@ -36,12 +36,13 @@ enum schema_hold {
     HOLD_OBJECT,  /* the object ref */
     HOLD_OBJECTS, /* an array of the object ref */
     HOLD_SWITCH,  /* true, false, or the object ref (a family switched on, with parameters) */
+    HOLD_MEASURE, /* a number, or the object ref (friction: mu, or {static, dynamic}) */
     HOLD_STRINGS, /* an array of strings */
     HOLD_OPEN,    /* an object of any keys (a sweep's paths) */
     HOLD_LISTS,   /* an object of any keys, each an array of at least one value */
 };
 
-/* What one key holds. ref: a const struct schema_object * (OBJECT, OBJECTS, SWITCH) or a
+/* What one key holds. ref: a const struct schema_object * (OBJECT, OBJECTS, SWITCH, MEASURE) or a
  * NULL-terminated const char *const * of names (ENUM, ENUMS); NULL otherwise. */
 struct schema_key {
     const char *name;

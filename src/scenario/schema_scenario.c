@@ -60,11 +60,20 @@ static const struct schema_object family_set = {
     .holds = HOLDS(family_holds),
 };
 
+/* Coulomb friction given as an object (a number gives mu for both). */
+static const struct schema_object friction = {
+    .name = "friction",
+    .tables = TABLES(scenario_friction_keys),
+    .holds = HOLDS((const struct schema_key[]){
+        {"static", HOLD_NUMBER, NULL}, {"dynamic", HOLD_NUMBER, NULL}, {NULL, HOLD_ANY, NULL}}),
+};
+
 static const struct schema_object self_collision = {
     .name = "self_collision",
     .tables = TABLES(scenario_self_keys),
-    .holds =
-        HOLDS((const struct schema_key[]){{"radius", HOLD_NUMBER, NULL}, {NULL, HOLD_ANY, NULL}}),
+    .holds = HOLDS((const struct schema_key[]){{"radius", HOLD_NUMBER, NULL},
+                                               {"friction", HOLD_MEASURE, &friction},
+                                               {NULL, HOLD_ANY, NULL}}),
 };
 
 static const struct schema_object arc = {
@@ -332,7 +341,7 @@ static const struct schema_key obstacle_holds[] = {
     {"center", HOLD_VECTOR, NULL},      {"radius", HOLD_NUMBER, NULL},
     {"half", HOLD_VECTOR, NULL},        {"angle", HOLD_NUMBER, NULL},
     {"euler", HOLD_VECTOR, NULL},       {"a", HOLD_VECTOR, NULL},
-    {"b", HOLD_VECTOR, NULL},           {"friction", HOLD_NUMBER, NULL},
+    {"b", HOLD_VECTOR, NULL},           {"friction", HOLD_MEASURE, &friction},
     {"restitution", HOLD_NUMBER, NULL}, {NULL, HOLD_ANY, NULL},
 };
 

@@ -10,6 +10,7 @@
 #include "solver/collide/collide.h"
 #include "solver/color.h"
 #include "solver/direct/direct.h"
+#include "solver/momentum.h"
 #include "solver/shape.h"
 #include "solver/tether.h"
 #include "solver/work.h"
@@ -29,6 +30,8 @@ struct solver_cache *solver_cache_create(const struct model *m, const unsigned c
         if (!c->direct)
             goto fail;
         direct_analyse(c->direct, m, alive);
+    } else if (momentum_create(m, alive, &c->momentum)) {
+        goto fail;
     }
     return c;
 
@@ -42,6 +45,7 @@ void solver_cache_destroy(struct solver_cache *c)
     if (!c)
         return;
     direct_destroy(c->direct);
+    momentum_destroy(c->momentum);
     collide_work_destroy(c->collide);
     batch_destroy(c->batch);
     solver_work_destroy(c->work);
@@ -60,4 +64,6 @@ void solver_cache_changed(struct solver_cache *c, const struct model *m, const u
     }
     if ((what & SOLVER_CHANGED_FREE) && c->direct)
         direct_analyse(c->direct, m, alive);
+    if (c->momentum && (what & (SOLVER_CHANGED_LINKS | SOLVER_CHANGED_ENDS | SOLVER_CHANGED_FREE)))
+        momentum_changed(c->momentum, m, alive);
 }

@@ -1,8 +1,9 @@
 /* The solver's caches for one state: what a step reads besides the model and the physical
  * state, derived from them and kept so that a step allocates nothing. The tables of the
  * constraint families (solver/work.h), the batched kernel's gathered links and thread team
- * (solver/batch/), the contacts' scratch (solver/collide/) and the direct projection's
- * workspace (solver/direct/). Created and freed with the state (solver/state.c); refreshed
+ * (solver/batch/), the contacts' scratch (solver/collide/), the direct projection's
+ * workspace (solver/direct/) and the free bodies the sweeps keep the angular momentum of
+ * (solver/momentum.h). Created and freed with the state (solver/state.c); refreshed
  * through one entry point when links, pins or masses change between steps
  * (solver_topology_changed, solver/solver.h). */
 #ifndef CATENA_SOLVER_CACHE_H
@@ -14,12 +15,15 @@ struct solver_work;
 struct solver_batch;
 struct collide_work;
 struct direct;
+struct solver_momentum;
 
 struct solver_cache {
-    struct solver_work *work;     /* the families' tables: colours, shapes, volumes, paths */
-    struct solver_batch *batch;   /* the batched link kernel; NULL: the simple kernel */
-    struct collide_work *collide; /* contacts and hashes; NULL without collisions */
-    struct direct *direct;        /* the direct projection; NULL unless solver.global */
+    struct solver_work *work;         /* the families' tables: colours, shapes, volumes, paths */
+    struct solver_batch *batch;       /* the batched link kernel; NULL: the simple kernel */
+    struct collide_work *collide;     /* contacts and hashes; NULL without collisions */
+    struct direct *direct;            /* the direct projection; NULL unless solver.global */
+    struct solver_momentum *momentum; /* free bodies' angular momentum through the sweeps
+                                         (solver/momentum.h); NULL under solver.global */
 };
 
 /* What changed between two steps (bits for solver_cache_changed). */

@@ -1,7 +1,8 @@
 /* The position-based step. Per substep: integrate (Verlet, Jakobsen 2001: x' = x + (x - xprev)
  * damping + g h^2; or PBD's prediction, Mueller et al. 2007: v += g h, p* = x + v h), wind,
  * pins (placed by their motion), multipliers reset (XPBD, Macklin et al. 2016), iterations of
- * Gauss-Seidel projection over every constraint family with collisions on schedule, the
+ * Gauss-Seidel projection over every constraint family (after which each free body gets back
+ * the angular momentum it had: solver/momentum.h) with collisions on schedule, the
  * max-length pass, the contact response (velocities of touching points), then for pbd/xpbd
  * v = (p* - x) / h. Once per step, after every substep: breaks. Reads the model, writes only
  * the state. */
@@ -21,6 +22,7 @@
 #include "solver/batch/batch.h"
 #include "solver/breaks.h"
 #include "solver/direct/direct.h"
+#include "solver/momentum.h"
 #include "solver/points.h"
 #include "solver/tether.h"
 #include "solver/velocity.h"
@@ -75,45 +77,55 @@ static void relax_links(const struct constraint_ctx *cx, const struct model *m, 
 /* Sweeps over the angle limits in each iteration of the contact phase. With contact points
  * held, limits chain through them (a knee limit against a held foot moves the hip and knee
  * that the hip limit, projected just before, had placed), and one sweep leaves each limit
- * undone by the next: a ragdoll's fall ends its steps up to 8e-3 rad past a limit at 20
- * iterations of 1/60 s. Each further sweep shrinks that by ~0.6 (measured over
- * tests/check_ragdoll's falls: 1.8e-3, 1.0e-3, 5.5e-4 for 3, 4, 5 sweeps), for the cost of
- * projecting the limits, a few per body, again. */
-#define SHOCK_LIMIT_SWEEPS 5
+ * undone by the next: a ragdoll's fall ends its steps up to 1.6e-2 rad past a limit at 20
+ * iterations of 1/60 s. Each further sweep shrinks that by ~0.5 (measured over
+ * tests/check_ragdoll's falls: 3.9e-3, 2.1e-3, 1.3e-3, 6.7e-4 for 3, 4, 5, 6 sweeps, and no
+ * better at 7), for the cost of projecting the limits, a few per body, again. 5 sweeps held
+ * 5.5e-4 until Coulomb friction and free bodies that keep their angular momentum in flight
+ * (issue 17) changed how the figures land. */
+#define SHOCK_LIMIT_SWEEPS 6
 
-/* Iteration it's pass over the families after the links, in the order both solvers keep:
- * welds, angles (limit_sweeps times), areas, shapes, then collisions on their schedule
- * (always on the last iteration). */
-static void relax_after_links(const struct constraint_ctx *cx, const struct model *m,
-                              struct state *s, int it, int limit_sweeps)
+/* The families after the links, in the order both solvers keep: welds, angles (limit_sweeps
+ * times), areas, shapes. */
+static void relax_families(const struct constraint_ctx *cx, const struct model *m, struct state *s,
+                           int limit_sweeps)
 {
     attachment_relax(cx, m, s);
     for (int k = 0; k < limit_sweeps; k++)
         angle_relax(cx, m, s);
     area_relax(cx, m, s);
     shape_relax(cx, m, s);
-    if (collide_due(m, it))
-        collide_pass(m, s);
 }
 
 /* Every family once per iteration, links first and shapes last, so that a rigid shape
- * (stiffness 1) is exactly rigid when the iterations end. The last shock_iterations are the
- * contact phase: points that have touched an obstacle in this substep are pins to the
- * internal constraints (inverse mass 0), so a light limb lying on the ground under a heavy
- * body no longer trades corrections with it for many iterations; the body converges onto the
- * contacts as onto pins (shock propagation, Guendelman, Bridson and Fedkiw 2003, sec. 7), and
- * the angle limits are swept SHOCK_LIMIT_SWEEPS times. The earlier iterations let contacts
- * slide and respond normally. */
+ * (stiffness 1) is exactly rigid when the iterations end, then collisions on their schedule
+ * (always on the last iteration). A free body gets back, after the families, the angular
+ * momentum it had before them (solver/momentum.h), so that a sweep does not spin it up. The
+ * last shock_iterations are the contact phase: points that have touched an obstacle in this
+ * substep are pins to the internal constraints (inverse mass 0), so a light limb lying on
+ * the ground under a heavy body no longer trades corrections with it for many iterations; the
+ * body converges onto the contacts as onto pins (shock propagation, Guendelman, Bridson and
+ * Fedkiw 2003, sec. 7), and the angle limits are swept SHOCK_LIMIT_SWEEPS times. The earlier
+ * iterations let contacts slide and respond normally. In the phase the held points take
+ * reactions like pins, and angular momentum is not restored. */
 static void relax(const struct constraint_ctx *cx0, const struct model *m, struct state *s)
 {
     const int phase = m->iterations - m->shock_iterations;
+    struct solver_momentum *mo = momentum_active(s->cache->momentum) ? s->cache->momentum : NULL;
     struct constraint_ctx shock = *cx0;
     for (int it = 0; it < m->iterations; it++) {
         if (it >= phase)
             shock.w = collide_frozen_masses(m, s); /* contacts found so far, now pins */
         const struct constraint_ctx *cx = it >= phase ? &shock : cx0;
         relax_links(cx, m, s, it);
-        relax_after_links(cx, m, s, it, it >= phase ? SHOCK_LIMIT_SWEEPS : 1);
+        relax_families(cx, m, s, it >= phase ? SHOCK_LIMIT_SWEEPS : 1);
+        if (mo && (it < phase || cx->w == m->inv_mass))
+            momentum_restore(m, s, mo); /* to where momentum_begin or the last mark put it */
+        if (collide_due(m, it)) {
+            collide_pass(m, s);
+            if (mo && s->cache->collide)
+                momentum_mark(m, s, mo); /* what the contacts did is kept */
+        }
     }
 }
 
@@ -131,7 +143,9 @@ static void relax_global(const struct constraint_ctx *cx, const struct model *m,
     for (int it = 0; it < m->iterations; it++) {
         direct_iterate(s->cache->direct, m, s->x, h);
         distance_relax_list(cx, m, s, left, nleft);
-        relax_after_links(cx, m, s, it, 1);
+        relax_families(cx, m, s, 1);
+        if (collide_due(m, it))
+            collide_pass(m, s);
     }
     direct_multipliers(s->cache->direct, s->link_lambda);
 }
@@ -176,6 +190,8 @@ void solver_step(const struct model *m, struct state *s)
         if (m->method == METHOD_XPBD)
             reset_multipliers(m, s); /* multipliers: from 0 every substep */
         collide_begin(m, s);         /* contacts: forget the last substep's */
+        if (momentum_active(s->cache->momentum))
+            momentum_begin(m, s, s->cache->momentum); /* free bodies: where they start */
         if (s->cache->direct)
             relax_global(&cx, m, s, h); /* constraints: global solves, Gauss-Seidel for the rest */
         else

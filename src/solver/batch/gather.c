@@ -8,6 +8,7 @@
 
 #include "solver/cache.h"
 #include "solver/constraint.h"
+#include "solver/momentum.h"
 #include "solver/points.h"
 #include "solver/state.h"
 #include "solver/work.h"
@@ -264,7 +265,9 @@ void batch_gather(const struct model *m, struct state *s)
         find_runs(b);
         order_lanes_in_runs(b);
     }
-    /* Nothing but the links touches the positions between iterations: the per-coordinate
-     * copy can stay from the first iteration to the last. */
-    b->hold = !s->cache->collide && !m->nattachments && !m->nangles && !m->nareas && !m->nshapes;
+    /* Nothing but the links touches the positions between iterations (no other family, no
+     * collision, no free body's angular momentum to restore): the per-coordinate copy can
+     * stay from the first iteration to the last. */
+    b->hold = !s->cache->collide && !m->nattachments && !m->nangles && !m->nareas && !m->nshapes &&
+              !momentum_active(s->cache->momentum);
 }

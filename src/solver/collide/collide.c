@@ -1,9 +1,10 @@
 /* Collision dispatch: the broad phase (one bounding box per body, and one for the points
  * outside bodies, against each obstacle's bounds), the narrow phase through the shape tables
  * of collide_<shape>.c, self-collision (solver/collide/selfcollide.c), and the contacts. A contact
- * is a constraint of the iterations (Jakobsen 2001): push-out, then friction as a positional
- * projection relative to the substep's start (Macklin et al. 2014, sec. 6.1) and a bounce
- * as the height its parabola reaches, so the constraints iterate after them; after the
+ * is a constraint of the iterations (Jakobsen 2001): push-out, then Coulomb friction as a
+ * positional projection relative to the substep's start (Macklin et al. 2014, "Unified
+ * particle physics", sec. 6.1, eq. 24, over the substep's whole normal displacement) and a
+ * bounce as the height its parabola reaches, so the constraints iterate after them; after the
  * iterations the response sets velocities only (the velocity pass of Mueller et al. 2020). */
 #include "solver/collide/collide.h"
 
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "solver/collide/friction.h"
 #include "solver/collide/shape.h"
 #include "solver/collide/selfcollide.h"
 #include "solver/velocity.h"
@@ -33,6 +35,8 @@ struct contact {
     double lift;   /* the height over surf along n the point is held at or above: 0, or for
                       a bounce where the reflected parabola ends the substep, m */
     double dy;     /* a bounce's normal displacement over the substep (h times its velocity), m */
+    double dn;     /* the normal displacement the contact has removed in this substep (its
+                      normal impulse times h / m): what bounds friction, m */
     vec3 fric;     /* the friction offset the projections have applied this substep, m */
 };
 
@@ -273,6 +277,7 @@ static void collide_point(const struct model *m, struct state *s, size_t k, size
     if (c->obstacle < 0) {
         w->touched[w->ntouched++] = (uint32_t)i;
         c->fric = v3(0, 0, 0);
+        c->dn = 0.0;
     }
     if (c->obstacle != (long)k) {
         c->obstacle = (long)k;
@@ -280,18 +285,35 @@ static void collide_point(const struct model *m, struct state *s, size_t k, size
         c->y0 = v3_dot(v3_sub(s->xprev[i], x), n);
         c->y1 = -depth;
         contact_target(m, o, c, n);
+        /* The whole approach is undone, not only the part below the surface: a point that
+         * arrives at speed u leaves along the normal with none (or a bounce's), an impulse of
+         * m u, whose positional measure is u h = y0 - y1. An initial overlap (y0 < 0) is a
+         * correction, and counts only for the motion into the surface. */
+        c->dn += fmax(c->y0 - c->y1, 0.0);
+    } else {
+        c->dn += depth;
     }
     c->n = n;
     s->x[i] = x;
 }
 
+/* Coulomb friction over the substep as a total (collide/friction.h): d_t is the tangential
+ * displacement since the substep's start that the rest of the solve gives the point
+ * (x - fric - xprev: fric is what earlier passes removed, so repeating the pass changes
+ * nothing) and dn the normal displacement the contact has removed in the substep, so the
+ * bound mu dn counts every push, not only the pass's: a load a rope pulls into a surface over
+ * many iterations is held by all of it. Returns the new offset. */
+static vec3 friction_offset(const struct friction *f, const struct contact *c, vec3 d)
+{
+    const vec3 dt = v3_sub(d, v3_scale(c->n, v3_dot(d, c->n)));
+    return v3_scale(friction_removed(f, dt, c->dn), -1.0);
+}
+
 /* The contact as a constraint inside the iterations, so that the constraints projected
  * after it see, and make consistent, what it does (Macklin et al. 2014, sec. 6.1, friction
  * relative to the substep's start). A bounce holds the point at or above its parabola's end
- * on the tangent plane of the first touch. Friction removes the fraction `friction` of the
- * tangential displacement since the substep's start, as a total: fric is what earlier passes
- * removed, so x - fric is where the rest of the solve put the point, and repeating the pass
- * changes nothing; a constant fraction, not a compounding one. */
+ * on the tangent plane of the first touch (a normal displacement friction counts too); then
+ * friction. */
 static void contact_project(const struct model *m, struct state *s, uint32_t i)
 {
     struct contact *c = &s->cache->collide->contacts[i];
@@ -299,13 +321,13 @@ static void contact_project(const struct model *m, struct state *s, uint32_t i)
     vec3 x = s->x[i];
     if (c->lift > 0.0) {
         const double y = v3_dot(v3_sub(x, c->surf), c->n);
-        if (y < c->lift)
+        if (y < c->lift) {
             x = v3_add(x, v3_scale(c->n, c->lift - y));
+            c->dn += c->lift - y;
+        }
     }
-    if (o->friction > 0.0) {
-        const vec3 d = v3_sub(v3_sub(x, c->fric), s->xprev[i]);
-        const vec3 dt = v3_sub(d, v3_scale(c->n, v3_dot(d, c->n)));
-        const vec3 fric = v3_scale(dt, -o->friction);
+    if (o->friction.stat > 0.0) {
+        const vec3 fric = friction_offset(&o->friction, c, v3_sub(v3_sub(x, c->fric), s->xprev[i]));
         x = v3_add(x, v3_sub(fric, c->fric));
         c->fric = fric;
     }
@@ -340,7 +362,7 @@ void collide_pass(const struct model *m, struct state *s)
 }
 
 /* Velocities only: the positions are the ones the iterations left. The tangential velocity
- * is what friction left of the displacement, (1 - friction) d_t / h. Along the normal a
+ * is what friction left of the displacement, d_t / h. Along the normal a
  * bounce leaves with its parabola's velocity; a resting contact's push out of the surface
  * (an initial overlap, the constraints) is a correction, not a velocity, so only motion
  * beyond where the contact holds the point (a rope lifting it) is kept. */

@@ -29,13 +29,14 @@ static inline int collide_due(const struct model *m, int it)
 /* Starts a substep: forgets the last substep's contacts, rebuilds the self-collision hash. */
 void collide_begin(const struct model *m, struct state *s);
 
-/* Pushes points apart (self-collision) and out of obstacles. A point that entered a solid
- * obstacle during the substep is stopped at the face it came through (swept test from its
- * previous position), so a thin obstacle cannot be tunnelled through. Every point that has
- * touched an obstacle in the substep then gets the contact's friction (the obstacle's
- * fraction of its tangential displacement since the substep's start, removed) and, after a
- * fast impact (over 2 |g| h) with restitution, is held at or above the height its bounce
- * reaches at the end of the substep. */
+/* Pushes points apart (self-collision, with the body's friction) and out of obstacles. A
+ * point that entered a solid obstacle during the substep is stopped at the face it came
+ * through (swept test from its previous position), so a thin obstacle cannot be tunnelled
+ * through. Every point that has touched an obstacle in the substep then gets the contact's
+ * Coulomb friction (it sticks while its tangential displacement since the substep's start is
+ * within mu_s times the normal displacement the contact removed, and otherwise slides with
+ * mu_k times it removed) and, after a fast impact (over 2 |g| h) with restitution, is held at
+ * or above the height its bounce reaches at the end of the substep. */
 void collide_pass(const struct model *m, struct state *s);
 
 /* After the iterations: for each point that touched an obstacle, sets its velocity (and

@@ -2,13 +2,18 @@
  * for Collision Detection of Deformable Objects", 2003): items are counted into 2n buckets by
  * their cell, prefix-summed and filled, so building is O(n) without allocation. Segment
  * pairs use the closest points of two segments (Ericson, "Real-Time Collision Detection",
- * 5.1.9) and spread the correction over the four ends by their barycentric weights. */
+ * 5.1.9) and spread the correction over the four ends by their barycentric weights. With the
+ * body's friction, each push is followed by Coulomb friction on the pair's relative
+ * tangential displacement since the substep's start, bounded by the push's depth (Macklin et
+ * al. 2014, eq. 24, per pass: pairs are found anew each pass, so unlike an obstacle contact a
+ * pair does not sum its pushes over the substep). */
 #include "solver/collide/selfcollide.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 #include "core/clamp.h"
+#include "solver/collide/friction.h"
 
 /* A segment or a point of a self-colliding body. */
 struct item {
@@ -194,9 +199,11 @@ static void closest_params(vec3 a, vec3 b, vec3 c, vec3 d, double *ps, double *p
 }
 
 /* Pushes two links' segments apart to distance `min`, the correction shared by the four ends
- * in proportion to their weights in the closest points and their inverse masses. */
+ * in proportion to their weights in the closest points and their inverse masses; then the
+ * friction f on the closest points' relative displacement over the substep, shared the same
+ * way. */
 static void segment_pair(const struct model *m, struct state *s, const struct link *l1,
-                         const struct link *l2, double min)
+                         const struct link *l2, double min, const struct friction *f)
 {
     if (l1->a == l2->a || l1->a == l2->b || l1->b == l2->a || l1->b == l2->b)
         return; /* adjacent: they meet at their shared point by design */
@@ -221,10 +228,22 @@ static void segment_pair(const struct model *m, struct state *s, const struct li
     for (int k = 0; k < 4; k++)
         if (m->inv_mass[id[k]] != 0.0 && g[k] != 0.0)
             s->x[id[k]] = v3_add(s->x[id[k]], v3_scale(n, lambda * m->inv_mass[id[k]] * g[k]));
+    if (f->stat <= 0.0)
+        return;
+    vec3 rel = v3(0, 0, 0); /* p's displacement relative to q's */
+    for (int k = 0; k < 4; k++)
+        rel = v3_add(rel, v3_scale(v3_sub(s->x[id[k]], s->xprev[id[k]]), g[k]));
+    const vec3 rt = v3_sub(rel, v3_scale(n, v3_dot(rel, n)));
+    const vec3 mu = v3_scale(friction_removed(f, rt, min - dist), -1.0 / wsum);
+    for (int k = 0; k < 4; k++)
+        if (m->inv_mass[id[k]] != 0.0 && g[k] != 0.0)
+            s->x[id[k]] = v3_add(s->x[id[k]], v3_scale(mu, m->inv_mass[id[k]] * g[k]));
 }
 
-/* Pushes points i and j apart to distance `min`, split by inverse mass. */
-static void point_pair(const struct model *m, struct state *s, uint32_t i, uint32_t j, double min)
+/* Pushes points i and j apart to distance `min`, split by inverse mass; then the friction f
+ * on their relative displacement over the substep, split the same way. */
+static void point_pair(const struct model *m, struct state *s, uint32_t i, uint32_t j, double min,
+                       const struct friction *f)
 {
     const double wi = m->inv_mass[i], wj = m->inv_mass[j], w = wi + wj;
     const vec3 d = v3_sub(s->x[j], s->x[i]);
@@ -236,6 +255,16 @@ static void point_pair(const struct model *m, struct state *s, uint32_t i, uint3
         s->x[i] = v3_add(s->x[i], v3_scale(corr, wi));
     if (wj != 0.0)
         s->x[j] = v3_sub(s->x[j], v3_scale(corr, wj));
+    if (f->stat <= 0.0)
+        return;
+    const vec3 n = v3_scale(d, 1.0 / dist);
+    const vec3 rel = v3_sub(v3_sub(s->x[i], s->xprev[i]), v3_sub(s->x[j], s->xprev[j]));
+    const vec3 rt = v3_sub(rel, v3_scale(n, v3_dot(rel, n)));
+    const vec3 fix = v3_scale(friction_removed(f, rt, min - dist), 1.0 / w);
+    if (wi != 0.0)
+        s->x[i] = v3_sub(s->x[i], v3_scale(fix, wi));
+    if (wj != 0.0)
+        s->x[j] = v3_add(s->x[j], v3_scale(fix, wj));
 }
 
 static void pair(const struct model *m, struct state *s, const struct item *a, const struct item *b)
@@ -243,11 +272,11 @@ static void pair(const struct model *m, struct state *s, const struct item *a, c
     const struct body *bd = &m->bodies[a->body];
     const double min = 2.0 * bd->self_radius;
     if (!selfcollide_by_segments(bd)) {
-        point_pair(m, s, a->index, b->index, min);
+        point_pair(m, s, a->index, b->index, min, &bd->self_friction);
         return;
     }
     if (s->alive[a->index] && s->alive[b->index])
-        segment_pair(m, s, &m->links[a->index], &m->links[b->index], min);
+        segment_pair(m, s, &m->links[a->index], &m->links[b->index], min, &bd->self_friction);
 }
 
 void selfcollide_project(const struct model *m, struct state *s, struct selfcollide *sc)
