@@ -129,7 +129,7 @@ static void relax_global(const struct constraint_ctx *cx, const struct model *m,
     const uint32_t *left = direct_leftover(s->cache->direct, &nleft);
     direct_begin(s->cache->direct, s->x, s->xprev);
     for (int it = 0; it < m->iterations; it++) {
-        direct_iterate(s->cache->direct, m, s->x, h);
+        direct_iterate(s->cache->direct, m, s->x, h, it == m->iterations - 1);
         distance_relax_list(cx, m, s, left, nleft);
         relax_after_links(cx, m, s, it, 1);
     }

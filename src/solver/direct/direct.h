@@ -51,7 +51,7 @@ void direct_begin(struct direct *d, const vec3 *x, const vec3 *xstart);
 /* One iteration over every component, moving x. Displacements made by others between two
  * iterations (the Gauss-Seidel pass: tethers, collisions) are kept, not undone. h is the
  * substep, s. */
-void direct_iterate(struct direct *d, const struct model *m, vec3 *x, double h);
+void direct_iterate(struct direct *d, const struct model *m, vec3 *x, double h, int last);
 
 /* The live links the direct solver leaves to Gauss-Seidel, in link order (*n of them). */
 const uint32_t *direct_leftover(const struct direct *d, size_t *n);

@@ -29,27 +29,47 @@ struct direct {
     double *alpha;          /* [nlinks] compliance (xpbd) or 0, m/N */
     double *lambda;         /* [nlinks] accumulated multiplier, N s^2, kept as the next start */
     int cold;               /* some owned link has no multiplier yet */
+    int last;               /* the iteration is the substep's last */
     vec3 *n;                /* [nlinks] unit direction a -> b at the current iterate */
     double *len;            /* [nlinks] current length, m */
     vec3 *xpred;            /* [npoints] the predicted positions x* of this substep, m */
     vec3 *xlast;            /* [npoints] positions after the last direct iteration, m */
     vec3 *xstart;           /* [npoints] where this substep started, m */
 
-    /* Trees: points in breadth-first order, each component's root first. */
-    size_t ntree;         /* tree points in order[] */
-    uint32_t *order;      /* [npoints] */
-    int32_t *parent;      /* [npoints] parent point, -1 at a root */
-    int32_t *parent_link; /* [npoints] link to the parent, -1 at a root */
-    uint32_t *npins;      /* [npoints] tree links to immovable points, listed in pin_link */
-    uint32_t *pin_link;   /* [2 nlinks] slots adj_first[p].. of point p */
-    size_t *block_first;  /* [npoints + 1] offsets of each point's stored factors */
-    double *block;        /* Y (nb x dims) and z (nb) per point, nb = dims + 1 + pins */
-    double *kacc;         /* [9 npoints] effective stiffness block of each point */
-    double *racc;         /* [3 npoints] x part of each point's right-hand side */
-    vec3 *dx;             /* [npoints] the Newton step */
-    double *dlam;         /* [nlinks] its multiplier part */
-    double *scratch;      /* one dense block and its right-hand sides */
-    size_t max_block;     /* largest nb */
+    /* Trees: points in breadth-first order, each component's root first; k indexes them. */
+    size_t ntree;           /* tree points in order[] */
+    uint32_t *order;        /* [npoints] point of tree index k */
+    int32_t *parent;        /* [npoints] by point: parent point in the search, -1 at a root */
+    int32_t *parent_link;   /* [npoints] by point: link to the parent, -1 at a root */
+    uint32_t *npins;        /* [npoints] by point: links to immovable points, in pin_link */
+    uint32_t *pin_link;     /* [2 nlinks] slots adj_first[p].. of point p */
+    uint32_t *tindex;       /* [npoints] by point: its tree index k */
+    int32_t *tparent;       /* [npoints] tree index of k's parent, -1 at a root */
+    int32_t *tplink;        /* [npoints] k's link to its parent, -1 at a root */
+    uint32_t *tpin_first;   /* [npoints + 1] k's links to pinned points: tpin[tpin_first[k]..] */
+    uint32_t *tpin;         /* [nlinks] */
+    uint32_t *tchild_first; /* [npoints] k's children are tchild_first[k] + [0, tnchild[k]) */
+    uint32_t *tnchild;      /* [npoints] */
+    double *tmass;          /* [npoints] mass of order[k], kg */
+    size_t ntcomp;          /* tree components */
+    uint32_t *tcomp_first;  /* [npoints + 1] component c is k in [tcomp_first[c], [c+1]) */
+    double *tcomp_kkt;      /* [npoints] c's KKT residual where its last step ended, m^2 */
+    double *tcomp_floor;    /* [npoints] what rounding leaves of it, m^2 */
+    double *tcomp_kkt0;     /* [npoints] where the unchecked step started, m^2 */
+    unsigned char *tcomp_pending; /* [npoints] c's last step (tdx, dlam) is still unchecked */
+    double *tkacc, *tracc;        /* [9 npoints], [3 npoints]: what k's children pass on to it */
+    double *tgacc, *tgtrial;      /* [3 npoints]: the children's shares of k's residual g */
+    double *trow, *trr;           /* [4 npoints], [npoints]: k's parent link's row for the parent's
+                                     block (Jacobian at the parent, compliance) and its right side */
+    size_t *tfac_first;           /* [npoints + 1] offsets of k's factors in tfac */
+    double *tfac;                 /* l0, L, u0, U of each tree point (solver/direct/tree.c) */
+    vec3 *tdx;                    /* [npoints] the Newton step of tree index k */
+    double *dlam;                 /* [nlinks] the Newton step's multiplier part */
+    double *scratch;              /* one block's dense work (tree.c) */
+    size_t max_block;             /* most block links a point can have */
+    vec3 *dx;                     /* [npoints] the graph's Newton step, by point */
+    double *kacc;                 /* [9 npoints] the graph's stiffness block of each point */
+    double *racc;                 /* [3 npoints] its residual part */
 
     /* Graphs: the same Newton step by a sparse LDL^T of the KKT matrix (solver/direct/graph.c).
      * Nodes are points (0..npoints) and links (npoints + l); unknowns follow node_order. */
