@@ -127,7 +127,9 @@ static void relax_global(const struct constraint_ctx *cx, const struct model *m,
 {
     size_t nleft;
     const uint32_t *left = direct_leftover(s->cache->direct, &nleft);
-    direct_begin(s->cache->direct, s->x, s->xprev);
+    const int others =
+        nleft > 0 || m->nattachments || m->nangles || m->nareas || m->nshapes || s->cache->collide;
+    direct_begin(s->cache->direct, s->x, s->xprev, others);
     for (int it = 0; it < m->iterations; it++) {
         direct_iterate(s->cache->direct, m, s->x, h, it == m->iterations - 1);
         distance_relax_list(cx, m, s, left, nleft);

@@ -352,8 +352,9 @@ int direct_owns(const struct direct *d, size_t i)
     return d->owner[i] != OWNER_NONE;
 }
 
-void direct_begin(struct direct *d, const vec3 *x, const vec3 *xstart)
+void direct_begin(struct direct *d, const vec3 *x, const vec3 *xstart, int others)
 {
+    d->others = others;
     memcpy(d->xstart, xstart, d->npoints * sizeof *x);
     memcpy(d->xpred, x, d->npoints * sizeof *x);
     memcpy(d->xlast, x, d->npoints * sizeof *x);
@@ -402,13 +403,13 @@ static int absorb_moves(struct direct *d, const vec3 *x, size_t c)
 static void iterate_tree(struct direct *d, const struct model *m, vec3 *x, double h, size_t c,
                          int cold)
 {
-    int moved = absorb_moves(d, x, c);
+    int moved = d->others && absorb_moves(d, x, c);
     if (cold) {
         direct_search_tree(d, m, d->xstart, c, h, 0, 1, d->scratch);
         moved = 1;
     }
     direct_search_tree(d, m, x, c, h, 1, moved, d->scratch);
-    for (size_t k = d->tcomp_first[c]; k < d->tcomp_first[c + 1]; k++)
+    for (size_t k = d->tcomp_first[c]; k < d->tcomp_first[c + 1] && d->others; k++)
         d->xlast[d->order[k]] = x[d->order[k]];
 }
 

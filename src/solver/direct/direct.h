@@ -45,8 +45,9 @@ void direct_analyse(struct direct *d, const struct model *m, const unsigned char
 int direct_owns(const struct direct *d, size_t i);
 
 /* Starts a substep: x holds the predicted positions (integrated, pins held), xstart those
- * the substep started from. */
-void direct_begin(struct direct *d, const vec3 *x, const vec3 *xstart);
+ * the substep started from; others: whether anything else (a Gauss-Seidel pass, collisions)
+ * may move points between two iterations. */
+void direct_begin(struct direct *d, const vec3 *x, const vec3 *xstart, int others);
 
 /* One iteration over every component, moving x. Displacements made by others between two
  * iterations (the Gauss-Seidel pass: tethers, collisions) are kept, not undone. h is the

@@ -30,6 +30,7 @@ struct direct {
     double *lambda;         /* [nlinks] accumulated multiplier, N s^2, kept as the next start */
     int cold;               /* some owned link has no multiplier yet */
     int last;               /* the iteration is the substep's last */
+    int others;             /* others may move points between iterations (direct_begin) */
     vec3 *n;                /* [nlinks] unit direction a -> b at the current iterate */
     double *len;            /* [nlinks] current length, m */
     vec3 *xpred;            /* [npoints] the predicted positions x* of this substep, m */

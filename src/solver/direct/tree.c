@@ -491,13 +491,124 @@ KERNEL void eliminate_one(struct direct *d, const struct model *m, const vec3 *x
     hand_up(d, k, B, D, u0, &pl, ih2, dim);
 }
 
+/* eliminate_one() in the plane, where the tension's stiffness of a link of direction n is
+ * geo t t^T (t = n turned by 90 degrees): with the projected inverse K', D = -B^T K' B
+ * reduces to D_uu = -geo^2 (t.K't) t t^T, D_ul = -geo (t.K'n) t, D_ll = -n.K'n, and what
+ * the point hands its parent is a rank-one stiffness along t. Same arithmetic, a third of
+ * the work. */
+static inline __attribute__((always_inline)) void
+eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k, double ih2,
+                struct direct_measure *r)
+{
+    const uint32_t p = d->order[k];
+    const size_t q = (size_t)d->tparent[k];
+    const int npin = (int)(d->tpin_first[k + 1] - d->tpin_first[k]);
+    const int nb = npin + (int)d->tnchild[k];
+    const double mass = d->tmass[k];
+    double *ka = d->tkacc + 9 * k, *ra = d->tracc + 3 * k, *ga = d->tgacc + 3 * k;
+    const double ex = x[p].x - d->xpred[p].x, ey = x[p].y - d->xpred[p].y;
+    const double ax = fabs(x[p].x), ay = fabs(x[p].y);
+    r->scale = ax > r->scale ? ax : r->scale;
+    r->scale = ay > r->scale ? ay : r->scale;
+    double k00 = ka[0] + mass, k01 = ka[1], k11 = ka[4] + mass;
+    double gx = ga[0] + mass * ex, gy = ga[1] + mass * ey, rx = ra[0], ry = ra[1];
+    ka[0] = ka[1] = ka[4] = ra[0] = ra[1] = ga[0] = ga[1] = 0.0;
+    double jx = 0.0, jy = 0.0, ar = 0.0, rr = 0.0;
+    if (npin) {
+        const uint32_t l = d->tpin[d->tpin_first[k]];
+        const uint32_t o = m->links[l].a == p ? m->links[l].b : m->links[l].a;
+        struct link_geo lg;
+        link_geometry(d, m, l, p, x[p], x[o], d->lambda[l], ih2, &lg);
+        jx = lg.j[0];
+        jy = lg.j[1];
+        gx -= jx * lg.lam;
+        gy -= jy * lg.lam;
+        k00 += lg.geo * jy * jy;
+        k01 -= lg.geo * jx * jy;
+        k11 += lg.geo * jx * jx;
+        ar = d->alpha[l] * ih2;
+        rr = lg.c;
+        r->kkt += lg.c * lg.c;
+        r->c1 += fabs(lg.c);
+    } else if (nb) {
+        const double *row = d->trow + 4 * (size_t)d->tchild_first[k];
+        jx = row[0];
+        jy = row[1];
+        ar = row[3];
+        rr = d->trr[d->tchild_first[k]];
+    }
+    const uint32_t lp = (uint32_t)d->tplink[k];
+    struct link_geo pl;
+    link_geometry(d, m, lp, p, x[p], x[d->order[q]], d->lambda[lp], ih2, &pl);
+    const double nx = pl.j[0], ny = pl.j[1], tx = -ny, ty = nx, geo = pl.geo;
+    gx -= nx * pl.lam;
+    gy -= ny * pl.lam;
+    k00 += geo * tx * tx;
+    k01 += geo * tx * ty;
+    k11 += geo * ty * ty;
+    r->kkt += pl.c * pl.c + (gx * gx + gy * gy) / (mass * mass);
+    r->c1 += fabs(pl.c);
+    r->f += 0.5 * mass * (ex * ex + ey * ey);
+    rx -= gx;
+    ry -= gy;
+    const double id = 1.0 / (k00 * k11 - k01 * k01);
+    double p00 = k11 * id, p01 = -k01 * id, p11 = k00 * id; /* K^-1, then K' */
+    double *l0 = d->tfac + d->tfac_first[k], *L = l0 + nb, *u = L + 3 * nb, *U = u + 2;
+    double ux, uy;
+    if (nb) {
+        const double wx = p00 * jx + p01 * jy, wy = p01 * jx + p11 * jy;
+        const double is = 1.0 / (ar + jx * wx + jy * wy);
+        p00 -= wx * wx * is;
+        p01 -= wx * wy * is;
+        p11 -= wy * wy * is;
+        l0[0] = -(rr + wx * rx + wy * ry) * is;
+        const double wt = -geo * (wx * tx + wy * ty) * is;
+        L[0] = wt * tx;
+        L[1] = wt * ty;
+        L[2] = -(wx * nx + wy * ny) * is;
+        ux = p00 * rx + p01 * ry - wx * rr * is;
+        uy = p01 * rx + p11 * ry - wy * rr * is;
+    } else {
+        ux = p00 * rx + p01 * ry;
+        uy = p01 * rx + p11 * ry;
+    }
+    const double knx = p00 * nx + p01 * ny, kny = p01 * nx + p11 * ny; /* K'n */
+    u[0] = ux;
+    u[1] = uy;
+    U[0] = geo * (p00 - knx * nx); /* U = -K'B = [geo (K' - K'n n^T) | K'n] */
+    U[1] = geo * (p01 - knx * ny);
+    U[2] = knx;
+    U[3] = geo * (p01 - kny * nx);
+    U[4] = geo * (p11 - kny * ny);
+    U[5] = kny;
+    const double tkt = tx * (p00 * tx + p01 * ty) + ty * (p01 * tx + p11 * ty);
+    const double tkn = tx * knx + ty * kny, tu = tx * ux + ty * uy;
+    const double tau = geo - geo * geo * tkt;
+    double *kq = d->tkacc + 9 * q, *rq = d->tracc + 3 * q, *gq = d->tgacc + 3 * q;
+    kq[0] += tau * tx * tx;
+    kq[1] += tau * tx * ty;
+    kq[4] += tau * ty * ty;
+    rq[0] += geo * tu * tx;
+    rq[1] += geo * tu * ty;
+    gq[0] += nx * pl.lam;
+    gq[1] += ny * pl.lam;
+    double *row = d->trow + 4 * k;
+    row[0] = -nx + geo * tkn * tx;
+    row[1] = -ny + geo * tkn * ty;
+    row[3] = d->alpha[lp] * ih2 + nx * knx + ny * kny;
+    d->trr[k] = pl.c + nx * ux + ny * uy;
+}
+
 /* Tree point k, by the kernel that fits it. */
 KERNEL void eliminate_point(struct direct *d, const struct model *m, const vec3 *x, size_t k,
                             double ih2, double *scratch, struct direct_measure *r, const int dim)
 {
-    if (d->tparent[k] >= 0 && d->tpin_first[k + 1] - d->tpin_first[k] + d->tnchild[k] <= 1)
-        eliminate_one(d, m, x, k, ih2, r, dim);
-    else
+    if (d->tparent[k] >= 0 && d->tpin_first[k + 1] - d->tpin_first[k] + d->tnchild[k] <= 1) {
+        if (dim == 2)
+            eliminate_plane(d, m, x, k, ih2, r);
+        else
+            eliminate_one(d, m, x, k, ih2, r, dim);
+    } else
         eliminate(d, m, x, k, ih2, scratch, r, dim);
 }
 
@@ -569,13 +680,51 @@ KERNEL void substitute(struct direct *d, vec3 *x, size_t k, int move, double *sl
     }
 }
 
+/* substitute() for what eliminate_plane() factored. */
+static inline __attribute__((always_inline)) void
+substitute_plane(struct direct *d, vec3 *x, size_t k, int move, double *slope, double *mu)
+{
+    const size_t q = (size_t)d->tparent[k];
+    const uint32_t p = d->order[k], lp = (uint32_t)d->tplink[k];
+    const int npin = (int)(d->tpin_first[k + 1] - d->tpin_first[k]);
+    const int nb = npin + (int)d->tnchild[k];
+    const double *l0 = d->tfac + d->tfac_first[k], *L = l0 + nb, *u0 = L + 3 * nb, *U = u0 + 2;
+    const double ex = d->tdx[q].x, ey = d->tdx[q].y, el = d->dlam[lp];
+    const double lam = d->lambda[lp] + el;
+    *mu = fabs(lam) > *mu ? fabs(lam) : *mu;
+    d->lambda[lp] = lam;
+    const double ux = u0[0] + U[0] * ex + U[1] * ey + U[2] * el;
+    const double uy = u0[1] + U[3] * ex + U[4] * ey + U[5] * el;
+    d->tdx[k] = v3(ux, uy, 0.0);
+    *slope += d->tmass[k] * ((x[p].x - d->xpred[p].x) * ux + (x[p].y - d->xpred[p].y) * uy);
+    if (move) {
+        x[p].x += ux;
+        x[p].y += uy;
+    }
+    if (nb) {
+        const double s = l0[0] + L[0] * ex + L[1] * ey + L[2] * el;
+        if (npin) {
+            const uint32_t l = d->tpin[d->tpin_first[k]];
+            const double lp2 = d->lambda[l] + s;
+            *mu = fabs(lp2) > *mu ? fabs(lp2) : *mu;
+            d->lambda[l] = lp2;
+            d->dlam[l] = s;
+        } else {
+            d->dlam[d->tplink[d->tchild_first[k]]] = s;
+        }
+    }
+}
+
 void direct_tree_substitute(struct direct *d, vec3 *x, size_t k0, size_t k1, int move,
                             double *slope, double *mu)
 {
     double s = 0.0, big = 0.0;
     if (d->dims == 2)
         for (size_t k = k0; k < k1; k++)
-            substitute(d, x, k, move, &s, &big, 2);
+            if (d->tparent[k] >= 0 && d->tpin_first[k + 1] - d->tpin_first[k] + d->tnchild[k] <= 1)
+                substitute_plane(d, x, k, move, &s, &big);
+            else
+                substitute(d, x, k, move, &s, &big, 2);
     else
         for (size_t k = k0; k < k1; k++)
             substitute(d, x, k, move, &s, &big, 3);
