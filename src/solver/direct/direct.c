@@ -1,6 +1,6 @@
 /* The direct projection's bookkeeping: the worst-case workspace, the symbolic analysis (which
  * links it owns, connected components, tree or graph, breadth-first elimination order) and one
- * iteration over all components. The numerics live in tree.c, graph.c and newton.c. */
+ * iteration over all components. The numerics live in tree.c, graph.c and search.c. */
 #include "solver/direct/direct.h"
 
 #include <math.h>
@@ -253,11 +253,14 @@ static void root_at_centre(struct direct *d, const struct model *m, size_t first
     }
 }
 
-/* Hands a component with loops (order[first..ntree)) to the sparse factorisation. */
+/* Hands a component with loops (order[first..ntree)) to the sparse factorisation: its
+ * links, and its points as the next component's. */
 static void move_to_graph(struct direct *d, size_t first)
 {
+    d->gcomp_pfirst[d->ngcomp] = (uint32_t)d->ngpoint;
     for (size_t k = first; k < d->ntree; k++) {
         const uint32_t p = d->order[k];
+        d->gpoint[d->ngpoint++] = p;
         for (uint32_t s = d->adj_first[p]; s < d->adj_first[p + 1]; s++) {
             const uint32_t l = d->adj_link[s];
             if (d->owner[l] != OWNER_TREE)
@@ -266,6 +269,7 @@ static void move_to_graph(struct direct *d, size_t first)
             d->graph_link[d->ngraph++] = l;
         }
     }
+    d->gcomp_pfirst[++d->ngcomp] = (uint32_t)d->ngpoint;
     d->ntree = first;
 }
 
@@ -314,7 +318,8 @@ void direct_analyse(struct direct *d, const struct model *m, const unsigned char
     /* seen[] borrows the Newton step's array: every iteration writes it before reading. */
     unsigned char *seen = (unsigned char *)d->dx;
     memset(seen, 0, d->npoints);
-    d->ntree = d->ngraph = d->ntcomp = 0;
+    d->ntree = d->ngraph = d->ntcomp = d->ngcomp = d->ngpoint = 0;
+    d->gcomp_pfirst[0] = 0;
     d->tcomp_first[0] = 0;
     for (size_t p = 0; p < d->npoints; p++) {
         if (seen[p] || !d->is_free[p])
@@ -358,26 +363,12 @@ void direct_begin(struct direct *d, const vec3 *x, const vec3 *xstart, int other
     memcpy(d->xstart, xstart, d->npoints * sizeof *x);
     memcpy(d->xpred, x, d->npoints * sizeof *x);
     memcpy(d->xlast, x, d->npoints * sizeof *x);
-    d->last_residual = INFINITY;
+    direct_graph_begin(d);
     for (size_t c = 0; c < d->ntcomp; c++) {
         d->tcomp_kkt[c] = INFINITY; /* a new prediction: nothing measured yet */
         d->tcomp_pending[c] = 0;
     }
     d->stats.factorizations = 0;
-}
-
-/* Length and direction of every owned link. Coincident points have no direction: any unit
- * vector keeps the system regular, and the next iteration sees them apart. */
-static void update_geometry(struct direct *d, const struct model *m, const vec3 *x)
-{
-    for (size_t i = 0; i < d->nlinks; i++) {
-        if (d->owner[i] != OWNER_GRAPH)
-            continue;
-        const vec3 v = v3_sub(x[m->links[i].b], x[m->links[i].a]);
-        const double len = v3_len(v);
-        d->len[i] = len;
-        d->n[i] = len > 0.0 ? v3_scale(v, 1.0 / len) : v3(1, 0, 0);
-    }
 }
 
 /* What moved the points of tree component c since its last iteration (a tether, an angle
@@ -433,11 +424,8 @@ void direct_iterate(struct direct *d, const struct model *m, vec3 *x, double h, 
         d->xpred[p] = v3_add(d->xpred[p], moved);
         d->gs_moved = fmax(d->gs_moved, v3_len(moved));
     }
-    if (cold) {
-        update_geometry(d, m, d->xstart);
+    if (cold)
         direct_graph_iterate(d, m, d->xstart, h, 0);
-    }
-    update_geometry(d, m, x);
     direct_graph_iterate(d, m, x, h, 1);
     for (size_t k = 0; k < d->ngpoint; k++)
         d->xlast[d->gpoint[k]] = x[d->gpoint[k]];

@@ -12,10 +12,14 @@ struct direct;
 int direct_graph_create(struct direct *d, const struct model *m);
 void direct_graph_destroy(struct direct *d);
 
-/* Numbers the unknowns of the graph components and analyses the pattern (after d->owner). */
+/* Numbers the unknowns of the graph components (gpoint, gcomp_pfirst, after d->owner) and
+ * analyses their pattern. */
 void direct_graph_analyse(struct direct *d, const struct model *m);
 
-/* One Newton step on the graph components; d->n and d->len are current. */
+/* Starts a substep: the factors kept from the last one are tried first. */
+void direct_graph_begin(struct direct *d);
+
+/* One Newton step on every graph component (move 0: only the multipliers). */
 void direct_graph_iterate(struct direct *d, const struct model *m, vec3 *x, double h, int move);
 
 #endif

@@ -1,6 +1,6 @@
 /* Private to the direct (global) projection: the workspace shared by solver/direct/direct.c
- * (analysis and iteration), newton.c (what both Newton steps share), tree.c (O(N) elimination
- * on trees) and graph.c (sparse LDL^T on bodies with loops). Everything is allocated by
+ * (analysis and iteration), tree.c (O(N) elimination on trees), search.c (how far a tree's
+ * step goes) and graph.c (sparse LDL^T on bodies with loops). Everything is allocated by
  * direct_create for the worst case, so neither the analysis nor an iteration allocates. */
 #ifndef CATENA_DIRECT_INTERNAL_H
 #define CATENA_DIRECT_INTERNAL_H
@@ -15,6 +15,20 @@ enum direct_owner {
     OWNER_NONE,  /* left to the Gauss-Seidel pass (direct_owns is 0) */
     OWNER_TREE,  /* a component without loops: solver/direct/tree.c */
     OWNER_GRAPH, /* a component with loops: solver/direct/graph.c */
+};
+
+/* A point and its sort key (the dissection's medians). */
+struct direct_keyed {
+    double key;
+    uint32_t point;
+};
+
+/* A component with loops between iterations. */
+struct graph_comp {
+    int factored;          /* 1 while the factor may serve the next iteration */
+    double last_residual;  /* of the previous iteration of this substep, m */
+    double converged;      /* a residual this small needs no step, m */
+    double refactor_floor; /* nor, this small, a new factor, m */
 };
 
 struct direct {
@@ -72,29 +86,32 @@ struct direct {
     double *kacc;                 /* [9 npoints] the graph's stiffness block of each point */
     double *racc;                 /* [3 npoints] its residual part */
 
-    /* Graphs: the same Newton step by a sparse LDL^T of the KKT matrix (solver/direct/graph.c).
-     * Nodes are points (0..npoints) and links (npoints + l); unknowns follow node_order. */
+    /* Graphs: the same Newton step by a sparse L D L^T of the positions' system H
+     * (solver/direct/graph.c), one block of unknowns a component. */
     size_t ngraph;        /* links of components with loops */
     uint32_t *graph_link; /* [nlinks] */
-    uint32_t *gpoint;     /* [npoints] their free points */
+    uint32_t *gpoint;     /* [npoints] their free points, component by component */
     size_t ngpoint;
-    uint32_t *node_order;     /* [npoints + nlinks] nested dissection of every node, made once */
-    uint32_t *uidx;           /* [npoints + nlinks] a node's first unknown, UINT32_MAX if none */
-    size_t nu;                /* unknowns of the current system */
-    uint32_t *ap, *ai;        /* [max unknowns + 1], [max entries]: strictly upper part by column */
-    double *ax, *adiag, *rhs; /* [max entries], [max unknowns], [max unknowns] */
-    int32_t *etree;           /* [max unknowns] elimination tree */
+    size_t ngcomp;                  /* components with loops */
+    uint32_t *gcomp_pfirst;         /* [npoints + 1] c's points: gpoint[gcomp_pfirst[c]..] */
+    size_t *gcomp_ufirst;           /* [npoints + 1] c's unknowns: [gcomp_ufirst[c], [c+1]) */
+    struct graph_comp *gcomp_state; /* [npoints] */
+    uint32_t *gorder, *grank;       /* [npoints] nested dissection of all points, made once */
+    struct direct_keyed *gkeys;     /* [npoints] sorting work */
+    uint32_t *uidx;                 /* [npoints] a point's first unknown, UINT32_MAX if none */
+    size_t nu;                      /* unknowns of the current systems */
+    double *lgeo, *la, *lc;         /* [nlinks] tension stiffness, penalty a, C + a l */
+    vec3 *nf;                       /* [nlinks] directions the current factor was made with */
+    double *laf;                    /* [nlinks] and penalties */
+    uint32_t *ap, *ai;              /* [max unknowns + 1], [max entries]: strictly upper part */
+    double *ax, *adiag, *rhs;       /* [max entries], [max unknowns], [max unknowns] */
+    int32_t *etree;                 /* [max unknowns] elimination tree */
     uint32_t *lnz, *lflag, *lfill, *lpattern; /* [max unknowns] column counts and work */
     size_t *lp;                               /* [max unknowns + 1] column starts of L */
     uint32_t *li;                             /* [max nnz(L)] */
     double *lx, *ld, *ly;                     /* [max nnz(L)] L; [max unknowns] D and work */
     size_t entry_cap, l_cap;                  /* room in ai/ax and li/lx */
-    int factored;                             /* 1 while the factor may serve the next iteration */
-    double gs_moved;       /* the most Gauss-Seidel moved a graph point since the last
-                              iteration, m */
-    double last_residual;  /* of the previous iteration of this substep, m */
-    double converged;      /* a residual this small needs no step, m */
-    double refactor_floor; /* nor, this small, a new factor, m */
+    double gs_moved; /* the most Gauss-Seidel moved a graph point since the last iteration, m */
 
     struct direct_stats stats;
 };

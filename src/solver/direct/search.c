@@ -14,34 +14,26 @@
 #include "solver/direct/internal.h"
 #include "solver/direct/tree.h"
 
-#define ARMIJO 1e-4    /* a merit must fall by this fraction of what the step promises */
-#define BACKTRACKS 8   /* halvings of the step before taking the best one tried */
-#define ROUNDOFF 4e-15 /* relative rounding of a residual computed from positions */
-#define PENALTY 1.5    /* mu over the largest multiplier (> 1: the penalty is exact) */
+#define DIRECT_ARMIJO 1e-4  /* a merit must fall by this fraction of what the step promises */
+#define DIRECT_BACKTRACKS 8 /* halvings of the step before taking the best one tried */
+#define ROUNDOFF 4e-15      /* relative rounding of a residual computed from positions */
+#define PENALTY 1.5         /* mu over the largest multiplier (> 1: the penalty is exact) */
 
-/* Whether a trial at alpha is good enough. */
-struct merit {
-    int exact;    /* 1: the exact penalty, 0: the KKT residual */
-    double start; /* the merit where the step starts */
-    double slope; /* its slope along the step (< 0) */
-    double mu;    /* the penalty's weight, N s^2 */
-    double floor; /* a KKT residual this small is the solution, m^2 */
-};
-
-static double merit_value(const struct merit *mt, const struct direct_measure *r)
+static double merit_value(const struct direct_merit *mt, const struct direct_measure *r)
 {
     return mt->exact ? r->f + mt->mu * r->c1 : r->kkt;
 }
 
 /* The step's length and the measures where it lands; x is where a full step (taken) landed. */
 static double backtrack(struct direct *d, const struct model *m, const vec3 *x, size_t k0,
-                        size_t k1, double ih2, const struct merit *mt, struct direct_measure *at)
+                        size_t k1, double ih2, const struct direct_merit *mt,
+                        struct direct_measure *at)
 {
     double alpha = 1.0, best = 1.0, best_value = INFINITY;
-    for (int t = 0; t <= BACKTRACKS; t++, alpha *= 0.5) {
+    for (int t = 0; t <= DIRECT_BACKTRACKS; t++, alpha *= 0.5) {
         const struct direct_measure r = direct_tree_measure(d, m, x, k0, k1, alpha - 1.0, ih2);
         const double v = merit_value(mt, &r);
-        if (v <= mt->start + ARMIJO * alpha * mt->slope || r.kkt <= mt->floor) {
+        if (v <= mt->start + DIRECT_ARMIJO * alpha * mt->slope || r.kkt <= mt->floor) {
             *at = r;
             return alpha;
         }
@@ -61,10 +53,10 @@ static int settle(struct direct *d, const struct model *m, vec3 *x, size_t comp,
                   const struct direct_measure *r)
 {
     const size_t k0 = d->tcomp_first[comp], k1 = d->tcomp_first[comp + 1];
-    const struct merit mt = {0, d->tcomp_kkt0[comp], -2.0 * d->tcomp_kkt0[comp], 0.0,
-                             d->tcomp_floor[comp]};
+    const struct direct_merit mt = {0, d->tcomp_kkt0[comp], -2.0 * d->tcomp_kkt0[comp], 0.0,
+                                    d->tcomp_floor[comp]};
     d->tcomp_pending[comp] = 0;
-    if (r->kkt <= mt.start + ARMIJO * mt.slope || r->kkt <= mt.floor)
+    if (r->kkt <= mt.start + DIRECT_ARMIJO * mt.slope || r->kkt <= mt.floor)
         return 0;
     struct direct_measure at;
     const double alpha = backtrack(d, m, x, k0, k1, ih2, &mt, &at);
@@ -102,8 +94,8 @@ double direct_search_tree(struct direct *d, const struct model *m, vec3 *x, size
         d->tcomp_kkt0[comp] = r0.kkt;
         return r0.kkt;
     }
-    const struct merit mt = {1, r0.f + PENALTY * mu * r0.c1, slope - PENALTY * mu * r0.c1,
-                             PENALTY * mu, floor};
+    const struct direct_merit mt = {1, r0.f + PENALTY * mu * r0.c1, slope - PENALTY * mu * r0.c1,
+                                    PENALTY * mu, floor};
     struct direct_measure at;
     const double alpha = backtrack(d, m, x, k0, k1, ih2, &mt, &at);
     if (alpha != 1.0)
