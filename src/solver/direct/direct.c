@@ -50,7 +50,9 @@ static size_t size_factors(struct direct *d)
     return total;
 }
 
-struct direct *direct_create(const struct model *m)
+/* direct_create; symbolic 1: only as far as the graph's symbolic analysis (for
+ * direct_estimate), without the factor's storage. */
+static struct direct *create(const struct model *m, int symbolic)
 {
     struct direct *d = calloc(1, sizeof *d);
     if (!d)
@@ -115,13 +117,28 @@ struct direct *direct_create(const struct model *m)
     build_adjacency(d, m);
     d->tfac = alloc_array(size_factors(d), sizeof *d->tfac);
     d->scratch = alloc_array(d->max_block * (d->max_block + 16) + 16, sizeof *d->scratch);
-    if (!d->tfac || !d->scratch || direct_graph_create(d, m))
+    if (!d->tfac || !d->scratch || direct_graph_create(d, m, symbolic))
         goto fail;
     return d;
 
 fail:
     direct_destroy(d);
     return NULL;
+}
+
+struct direct *direct_create(const struct model *m)
+{
+    return create(m, 0);
+}
+
+int direct_estimate(const struct model *m, struct direct_estimate *e)
+{
+    struct direct *d = create(m, 1);
+    if (!d)
+        return -1;
+    direct_graph_estimate(d, m, e);
+    direct_destroy(d);
+    return 0;
 }
 
 void direct_destroy(struct direct *d)

@@ -32,6 +32,18 @@ struct direct_stats {
 /* A workspace for m's points and links; call direct_analyse before iterating. NULL on OOM. */
 struct direct *direct_create(const struct model *m);
 
+/* What one factorisation of the costliest body with loops would take, with every distance link
+ * alive (the most any later topology needs), from the symbolic analysis alone: nothing the
+ * size of the factor is allocated. */
+struct direct_estimate {
+    double flops;   /* floating-point operations of one factorisation */
+    double entries; /* nonzeros of its factor (12 bytes each) */
+    long body;      /* its body (index into m->bodies), or -1 for points outside bodies */
+};
+
+/* Fills e (all 0 and body -1 when no body has loops). 0, or -1 when out of memory. */
+int direct_estimate(const struct model *m, struct direct_estimate *e);
+
 /* NULL is a no-op. */
 void direct_destroy(struct direct *d);
 

@@ -19,6 +19,8 @@
 #define _POSIX_C_SOURCE 200809L /* core/stop.h: struct sigaction */
 #include "solver/direct/graph.h"
 
+#include "solver/direct/direct.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,7 +254,7 @@ static void sort_by_rank(const struct direct *d, uint32_t first, uint32_t last,
         d->gpoint[first + k] = keys[k].point;
 }
 
-int direct_graph_create(struct direct *d, const struct model *m)
+int direct_graph_create(struct direct *d, const struct model *m, int symbolic_only)
 {
     const size_t np = d->npoints, nl = d->nlinks;
     const size_t umax = (size_t)d->dims * np;
@@ -311,12 +313,43 @@ int direct_graph_create(struct direct *d, const struct model *m)
     pattern(d, m, entries, 1);
     const size_t lcap = symbolic(d, 0, 0, NULL);
     d->l_cap = lcap;
+    if (symbolic_only)
+        return 0; /* lnz and the points' order stay for direct_graph_estimate */
     d->li = calloc(lcap + 1, sizeof *d->li);
     d->lx = calloc(lcap + 1, sizeof *d->lx);
     d->ngcomp = 0;
     d->nu = 0;
     memset(d->owner, OWNER_NONE, nl);
     return d->li && d->lx ? 0 : -1;
+}
+
+/* Point p's share of the factorisation: its columns' operations and entries. */
+static void point_cost(const struct direct *d, uint32_t p, double *flops, double *entries)
+{
+    for (int r = 0; r < d->dims; r++) {
+        const double n = (double)d->lnz[d->uidx[p] + (uint32_t)r];
+        *flops += n * (n + 3.0); /* column k of L: lnz[k] entries, lnz[k] (lnz[k] + 3) ops */
+        *entries += n;
+    }
+}
+
+void direct_graph_estimate(const struct direct *d, const struct model *m, struct direct_estimate *e)
+{
+    *e = (struct direct_estimate){0.0, 0.0, -1};
+    double flops_all = 0.0, entries_all = 0.0, flops_in = 0.0, entries_in = 0.0;
+    for (size_t p = 0; p < d->npoints; p++)
+        point_cost(d, (uint32_t)p, &flops_all, &entries_all);
+    for (size_t b = 0; b < m->nbodies; b++) {
+        double flops = 0.0, entries = 0.0;
+        for (uint32_t i = 0; i < m->bodies[b].npoints; i++)
+            point_cost(d, m->bodies[b].first_point + i, &flops, &entries);
+        flops_in += flops;
+        entries_in += entries;
+        if (flops > e->flops)
+            *e = (struct direct_estimate){flops, entries, (long)b};
+    }
+    if (flops_all - flops_in > e->flops) /* the points outside bodies, as one more */
+        *e = (struct direct_estimate){flops_all - flops_in, entries_all - entries_in, -1};
 }
 
 void direct_graph_destroy(struct direct *d)
@@ -686,8 +719,8 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
 void direct_graph_iterate(struct direct *d, const struct model *m, vec3 *x, double h, int move)
 {
     const double ih2 = 1.0 / (h * h);
-    for (size_t c = 0; c < d->ngcomp; c++)
-        iterate_component(d, m, c, x, ih2, move);
+    for (size_t c = 0; c < d->ngcomp && !stop_requested(); c++)
+        iterate_component(d, m, c, x, ih2, move); /* a signal: the run stops after this step */
 }
 
 void direct_graph_begin(struct direct *d)

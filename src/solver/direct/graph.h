@@ -8,8 +8,14 @@
 struct direct;
 
 /* The graph solver's storage, sized for any subset of m's links (0, or -1 on OOM); freed by
- * direct_graph_destroy. */
-int direct_graph_create(struct direct *d, const struct model *m);
+ * direct_graph_destroy. symbolic 1: stops after the symbolic analysis (direct_estimate). */
+int direct_graph_create(struct direct *d, const struct model *m, int symbolic);
+
+/* The costliest body's factorisation, from the symbolic analysis direct_graph_create made of
+ * the system with every distance link. */
+struct direct_estimate;
+void direct_graph_estimate(const struct direct *d, const struct model *m,
+                           struct direct_estimate *e);
 void direct_graph_destroy(struct direct *d);
 
 /* Numbers the unknowns of the graph components (gpoint, gcomp_pfirst, after d->owner) and
