@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "solver/batch/pool.h"
 #include "solver/direct/graph.h"
 #include "solver/direct/internal.h"
 #include "solver/direct/search.h"
@@ -116,7 +117,13 @@ static struct direct *create(const struct model *m, int symbolic)
         goto fail;
     build_adjacency(d, m);
     d->tfac = alloc_array(size_factors(d), sizeof *d->tfac);
-    d->scratch = alloc_array(d->max_block * (d->max_block + 16) + 16, sizeof *d->scratch);
+    /* One chunk of components per member, four times over, so that a member the system does
+     * not schedule holds up little; each chunk has its own scratch. */
+    d->max_chunks = m->threads > 1 ? 4 * (size_t)m->threads : 1;
+    d->scratch_size = d->max_block * (d->max_block + 16) + 16;
+    d->scratch = alloc_array(d->max_chunks * d->scratch_size, sizeof *d->scratch);
+    if (m->threads > 1 && !symbolic && !(d->pool = pool_create(m->threads, 1)))
+        goto fail;
     if (!d->tfac || !d->scratch || direct_graph_create(d, m, symbolic))
         goto fail;
     return d;
@@ -190,6 +197,7 @@ void direct_destroy(struct direct *d)
     free(d->dlam);
     free(d->gpoint);
     free(d->scratch);
+    pool_destroy(d->pool);
     free(d->graph_link);
     direct_graph_destroy(d);
     free(d);
@@ -386,6 +394,8 @@ void direct_begin(struct direct *d, const vec3 *x, const vec3 *xstart, int other
         d->tcomp_pending[c] = 0;
     }
     d->stats.factorizations = 0;
+    for (size_t c = 0; c < d->ngcomp; c++)
+        d->gcomp_state[c].factorizations = 0;
 }
 
 /* What moved the points of tree component c since its last iteration (a tether, an angle
@@ -409,16 +419,42 @@ static int absorb_moves(struct direct *d, const vec3 *x, size_t c)
 /* One iteration of tree component c (after a cold start, first the multipliers' estimate:
  * see direct_iterate). */
 static void iterate_tree(struct direct *d, const struct model *m, vec3 *x, double h, size_t c,
-                         int cold)
+                         int cold, double *scratch)
 {
     int moved = d->others && absorb_moves(d, x, c);
     if (cold) {
-        direct_search_tree(d, m, d->xstart, c, h, 0, 1, d->scratch);
+        direct_search_tree(d, m, d->xstart, c, h, 0, 1, scratch);
         moved = 1;
     }
-    direct_search_tree(d, m, x, c, h, 1, moved, d->scratch);
+    direct_search_tree(d, m, x, c, h, 1, moved, scratch);
     for (size_t k = d->tcomp_first[c]; k < d->tcomp_first[c + 1] && d->others; k++)
         d->xlast[d->order[k]] = x[d->order[k]];
+}
+
+/* One iteration's work, split in chunks of components for the thread team. */
+struct job {
+    struct direct *d;
+    const struct model *m;
+    vec3 *x;
+    double h;
+    int cold;
+    size_t nchunks;
+};
+
+/* Chunk j: components [j C / nchunks, (j + 1) C / nchunks) of the C, trees then graphs, with
+ * the chunk's own scratch. Components share nothing, so the team changes no bit. */
+static void run_chunk(void *ctx, size_t j)
+{
+    const struct job *jb = ctx;
+    struct direct *d = jb->d;
+    const size_t ncomp = d->ntcomp + d->ngcomp;
+    double *scratch = d->scratch + j * d->scratch_size;
+    for (size_t c = j * ncomp / jb->nchunks; c < (j + 1) * ncomp / jb->nchunks; c++) {
+        if (c < d->ntcomp)
+            iterate_tree(d, jb->m, jb->x, jb->h, c, jb->cold, scratch);
+        else
+            direct_graph_component(d, jb->m, c - d->ntcomp, jb->x, jb->h, jb->cold);
+    }
 }
 
 void direct_iterate(struct direct *d, const struct model *m, vec3 *x, double h, int last)
@@ -432,8 +468,6 @@ void direct_iterate(struct direct *d, const struct model *m, vec3 *x, double h, 
     const int cold = d->cold;
     d->cold = 0;
     d->last = last;
-    for (size_t c = 0; c < d->ntcomp; c++)
-        iterate_tree(d, m, x, h, c, cold);
     d->gs_moved = 0.0;
     for (size_t k = 0; k < d->ngpoint; k++) {
         const uint32_t p = d->gpoint[k];
@@ -441,11 +475,17 @@ void direct_iterate(struct direct *d, const struct model *m, vec3 *x, double h, 
         d->xpred[p] = v3_add(d->xpred[p], moved);
         d->gs_moved = fmax(d->gs_moved, v3_len(moved));
     }
-    if (cold)
-        direct_graph_iterate(d, m, d->xstart, h, 0);
-    direct_graph_iterate(d, m, x, h, 1);
+    const size_t ncomp = d->ntcomp + d->ngcomp;
+    struct job jb = {d, m, x, h, cold, ncomp < d->max_chunks ? ncomp : d->max_chunks};
+    if (jb.nchunks > 0) {
+        const size_t group_start[1] = {0};
+        pool_run(jb.nchunks > 1 ? d->pool : NULL, jb.nchunks, group_start, 1, run_chunk, &jb);
+    }
     for (size_t k = 0; k < d->ngpoint; k++)
         d->xlast[d->gpoint[k]] = x[d->gpoint[k]];
+    d->stats.factorizations = 0;
+    for (size_t c = 0; c < d->ngcomp; c++)
+        d->stats.factorizations += d->gcomp_state[c].factorizations;
 }
 
 const uint32_t *direct_leftover(const struct direct *d, size_t *n)

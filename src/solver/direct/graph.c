@@ -466,12 +466,12 @@ static int factor(struct direct *d, const struct model *m, size_t c)
         for (uint32_t q = d->ap[k]; q < d->ap[k + 1]; q++) {
             uint32_t i = d->ai[q];
             d->ly[i] += d->ax[q];
-            size_t len = 0;
+            size_t len = u0; /* this component's own stretch of lfill, as of every array */
             for (; d->lflag[i] != k; i = (uint32_t)d->etree[i]) {
                 d->lfill[len++] = i;
                 d->lflag[i] = (uint32_t)k;
             }
-            while (len > 0)
+            while (len > u0)
                 d->lpattern[--top] = d->lfill[--len];
         }
         double dk = d->adiag[k];
@@ -491,7 +491,7 @@ static int factor(struct direct *d, const struct model *m, size_t c)
         const double floor = 1e-14 * d->adiag[k];
         d->ld[k] = dk > floor ? dk : floor;
     }
-    d->stats.factorizations++;
+    d->gcomp_state[c].factorizations++;
     return 0;
 }
 
@@ -716,11 +716,14 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
     FOR_LINKS(d, m, c, l, { d->lambda[l] += alpha * d->dlam[l]; })
 }
 
-void direct_graph_iterate(struct direct *d, const struct model *m, vec3 *x, double h, int move)
+void direct_graph_component(struct direct *d, const struct model *m, size_t c, vec3 *x, double h,
+                            int cold)
 {
     const double ih2 = 1.0 / (h * h);
-    for (size_t c = 0; c < d->ngcomp && !stop_requested(); c++)
-        iterate_component(d, m, c, x, ih2, move); /* a signal: the run stops after this step */
+    if (cold && !stop_requested())
+        iterate_component(d, m, c, d->xstart, ih2, 0);
+    if (!stop_requested())
+        iterate_component(d, m, c, x, ih2, 1); /* a signal: the run stops after this step */
 }
 
 void direct_graph_begin(struct direct *d)

@@ -25,7 +25,9 @@ void direct_graph_analyse(struct direct *d, const struct model *m);
 /* Starts a substep: the factors kept from the last one are tried first. */
 void direct_graph_begin(struct direct *d);
 
-/* One Newton step on every graph component (move 0: only the multipliers). */
-void direct_graph_iterate(struct direct *d, const struct model *m, vec3 *x, double h, int move);
+/* One Newton step on graph component c (after a cold start, first the multipliers' estimate
+ * at the substep's start). Does nothing once a signal asked the run to stop. */
+void direct_graph_component(struct direct *d, const struct model *m, size_t c, vec3 *x, double h,
+                            int cold);
 
 #endif

@@ -29,6 +29,7 @@ struct graph_comp {
     double last_residual;  /* of the previous iteration of this substep, m */
     double converged;      /* a residual this small needs no step, m */
     double refactor_floor; /* nor, this small, a new factor, m */
+    long factorizations;   /* since the substep began */
 };
 
 struct direct {
@@ -80,11 +81,14 @@ struct direct {
     double *tfac;                 /* l0, L, u0, U of each tree point (solver/direct/tree.c) */
     vec3 *tdx;                    /* [npoints] the Newton step of tree index k */
     double *dlam;                 /* [nlinks] the Newton step's multiplier part */
-    double *scratch;              /* one block's dense work (tree.c) */
-    size_t max_block;             /* most block links a point can have */
-    vec3 *dx;                     /* [npoints] the graph's Newton step, by point */
-    double *kacc;                 /* [9 npoints] the graph's stiffness block of each point */
-    double *racc;                 /* [3 npoints] its residual part */
+    double *scratch;              /* [max_chunks scratch_size] a block's dense work (tree.c),
+                                     one for each chunk of components */
+    size_t scratch_size, max_chunks;
+    struct solver_pool *pool; /* the thread team (solver.threads > 1), or NULL */
+    size_t max_block;         /* most block links a point can have */
+    vec3 *dx;                 /* [npoints] the graph's Newton step, by point */
+    double *kacc;             /* [9 npoints] the graph's stiffness block of each point */
+    double *racc;             /* [3 npoints] its residual part */
 
     /* Graphs: the same Newton step by a sparse L D L^T of the positions' system H
      * (solver/direct/graph.c), one block of unknowns a component. */
