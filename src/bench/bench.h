@@ -88,6 +88,12 @@ int bench_direct_case(const struct bench_case *c, const struct bench_options *o,
 int bench_frames_case(const struct bench_case *c, const struct bench_options *o,
                       struct bench_result *r, struct catena_error *err);
 
+/* The models of bench/direct.c's cases (see there), with solver.global on or off and the
+ * iterations given: the issue's V-start chain of n points, an n x n hanging xpbd cloth, n
+ * hair strands. NULL when out of memory; the caller frees it with model_destroy. */
+enum { BENCH_V_CHAIN, BENCH_CLOTH, BENCH_HAIR };
+struct model *bench_direct_model(int shape, long n, int global, int iterations);
+
 /* Shared by the cases (they time with core/clock.h): the median of n values (reordered). */
 double bench_median(double *v, int n);
 

@@ -29,7 +29,7 @@
 #define POINT_ITERATIONS_FULL 4e6
 #define POINT_ITERATIONS_QUICK 4e4
 
-enum direct_shape { V_CHAIN, CLOTH, HAIR };
+enum direct_shape { V_CHAIN = BENCH_V_CHAIN, CLOTH = BENCH_CLOTH, HAIR = BENCH_HAIR };
 
 struct direct_case {
     enum direct_shape shape;
@@ -130,11 +130,11 @@ fail:
     return NULL;
 }
 
-static struct model *build(const struct direct_case *dc, long n, int global, int iterations)
+struct model *bench_direct_model(int shape, long n, int global, int iterations)
 {
-    struct model *m = dc->shape == V_CHAIN ? v_chain(n, iterations)
-                      : dc->shape == CLOTH ? cloth(n, iterations)
-                                           : hair(n, iterations);
+    struct model *m = shape == V_CHAIN ? v_chain(n, iterations)
+                      : shape == CLOTH ? cloth(n, iterations)
+                                       : hair(n, iterations);
     if (m) {
         m->global = global;
         m->steps = 1;
@@ -164,8 +164,8 @@ static int runs_make(const struct direct_case *dc, long n, const struct bench_op
                      struct runs *r)
 {
     memset(r, 0, sizeof *r);
-    r->m = build(dc, n, 1, dc->iterations);
-    r->ref_model = build(dc, n, 0, dc->ref_iterations);
+    r->m = bench_direct_model(dc->shape, n, 1, dc->iterations);
+    r->ref_model = bench_direct_model(dc->shape, n, 0, dc->ref_iterations);
     if (!r->m || !r->ref_model)
         return -1;
     r->one = state_create(r->m);
