@@ -533,6 +533,79 @@ START_TEST(test_bad_override)
 }
 END_TEST
 
+/* With the options' names (what the command line gives), an error in an override's value
+ * names the option that gave it, at the path or under it; the latest override of a path is
+ * the one named; an error elsewhere still names the file. */
+START_TEST(test_override_names)
+{
+    static const struct {
+        struct scenario_override ov[2];
+        const char *names[2];
+        const char *msg;
+    } cases[] = {
+        {{{"time.steps", "-5"}, {"output.every", "2"}},
+         {"--steps", "--every"},
+         "--steps: must be at least 0 (got -5)"},
+        {{{"time.steps", "1"}, {"time.steps", "-5"}},
+         {"--set", "--steps"},
+         "--steps: must be at least 0 (got -5)"},
+        {{{"time.dtt", "1"}, {"output.every", "2"}},
+         {"--set", "--every"},
+         "--set time.dtt=1: unknown key (did you mean \"dt\"?)"},
+        {{{"output.trajectory", "[\"xml\"]"}, {"output.every", "2"}},
+         {"--format", "--every"},
+         "--format: output.trajectory[0]: unknown value \"xml\" (expected \"csv\", \"json\" or "
+         "\"npy\")"},
+        {{{"points.0.mass", "-1"}, {"output.every", "2"}},
+         {"--set", NULL},
+         "--set points.0.mass=-1: must be at least 0 (got -1)"},
+        {{{"points.0.mass", "-1"}, {"output.every", "2"}},
+         {NULL, "--every"},
+         "test.json: points[0].mass: must be at least 0 (got -1)"},
+        {{{"output.every", "2"}, {"points.0.mass", "-1"}},
+         {"--every", "--set"},
+         "--set points.0.mass=-1: must be at least 0 (got -1)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct scenario_options o = scenario_options_default();
+        struct catena_error err;
+        o.ov = cases[i].ov;
+        o.nov = 2;
+        o.names = cases[i].names;
+        const char *text = q(HEAD ONE_POINT "}");
+        struct scenario *sc = scenario_parse_opts("test.json", text, strlen(text), &o, &err);
+        ck_assert_ptr_null(sc);
+        ck_assert_str_eq(err.msg, cases[i].msg);
+    }
+    /* A bad value in the file, under options that set other paths, names the file. */
+    struct scenario_options o = scenario_options_default();
+    struct catena_error err;
+    const struct scenario_override ov = {"output.every", "2"};
+    const char *const names[] = {"--every"};
+    o.ov = &ov;
+    o.nov = 1;
+    o.names = names;
+    const char *text = q("{'catena': 1, 'time': {'dt': 0.01, 'steps': -2}}");
+    ck_assert_ptr_null(scenario_parse_opts("test.json", text, strlen(text), &o, &err));
+    ck_assert_str_eq(err.msg, "test.json: time.steps: must be at least 0 (got -2)");
+}
+END_TEST
+
+/* A label that is no file name ("<stdin>") takes the default name when "name" is absent. */
+START_TEST(test_default_name)
+{
+    struct scenario_options o = scenario_options_default();
+    struct catena_error err;
+    o.default_name = "stdin";
+    const char *text = q(HEAD ONE_POINT "}");
+    struct scenario *sc = scenario_parse_opts("<stdin>", text, strlen(text), &o, &err);
+    ck_assert_msg(sc != NULL, "%s", err.msg);
+    ck_assert_str_eq(sc->provenance.name, "stdin");
+    ck_assert_ptr_nonnull(strstr(sc->provenance.json, "\"name\":\t\"stdin\""));
+    scenario_destroy(sc);
+}
+END_TEST
+
 /* ---- bad scenarios ---- */
 
 struct bad {
@@ -592,7 +665,7 @@ static const struct bad bad_inputs[] = {
      "test.json: solver.order: unknown value \"foward\" (did you mean \"forward\"?)"},
     {HEAD "'solver': {'new\\nline': 1}}",
      "test.json: solver.new?line: unknown key (valid keys: method, iterations, order, damping, "
-     "max_length_pass, global, collide_every, shock_iterations, threads, kernel)"},
+     "damping_rate, max_length_pass, global, collide_every, shock_iterations, threads, kernel)"},
     {HEAD "'solver': {'method': 'a\\tb'}}",
      "test.json: solver.method: unknown value \"a?b\" (expected \"verlet\", \"pbd\" or \"xpbd\")"},
     {HEAD "'solver': {'method': 'rk4'}}",
@@ -903,6 +976,8 @@ static Suite *scenario_suite(void)
     tcase_add_test(tc, test_references);
     tcase_add_test(tc, test_pins);
     tcase_add_test(tc, test_overrides);
+    tcase_add_test(tc, test_override_names);
+    tcase_add_test(tc, test_default_name);
     tcase_add_test(tc, test_constraint_keys);
     tcase_add_test(tc, test_global_key);
     suite_add_tcase(s, tc);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "sweep/plot.h"
 #include "sweep/sweep.h"
 #include "testutil.h"
 #include "testutil_check.h"
@@ -273,6 +274,66 @@ START_TEST(test_check_run)
 }
 END_TEST
 
+/* sweep plot: a zipped damping that goes with the order names no line of its own; --by
+ * groups by one path; runs not ok, or without a number, are left out; an x of names is an
+ * axis of categories; two runs at one point are refused. */
+START_TEST(test_plot_lines)
+{
+    struct sweep_plan *p =
+        load("\"mode\": \"zip\", \"vary\": {"
+             "\"solver.order\": [\"forward\", \"forward\", \"alternate\", \"alternate\"],"
+             " \"solver.damping\": [0.9, 0.9, 0.8, 0.8],"
+             " \"solver.iterations\": [1, 5, 1, 5]},"
+             " \"collect\": [\"summary.final.max_stretch\"]");
+    struct catena_error err;
+    ck_assert_int_eq(sweep_plan_write(p, dir, &err), CATENA_OK);
+    put("sweep.csv", "solver.order,solver.damping,solver.iterations,summary.final.max_stretch,"
+                     "status,exit_code,name\n"
+                     "forward,0.9,1,1.5,ok,0,a\n"
+                     "forward,0.9,5,1.1,ok,0,b\n"
+                     "alternate,0.8,1,1.4,ok,0,c\n"
+                     "alternate,0.8,5,1.05,ok,0,d\n");
+    struct sweep_plot_options o = {.x = "iterations", .y = "max_stretch"};
+    struct sweep_plot_result res;
+    ck_assert_msg(sweep_plot(dir, &o, dir, "a.png", &res, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_uint_eq(res.lines, 2); /* order=forward, order=alternate: damping goes with it */
+    ck_assert_uint_eq(res.points, 4);
+    ck_assert_uint_eq(res.skipped, 0);
+    o.x = "order"; /* categories; damping goes with x, iterations names the lines */
+    ck_assert_msg(sweep_plot(dir, &o, dir, "b.png", &res, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_uint_eq(res.lines, 2);
+    o.x = "iterations";
+    o.by = "damping";
+    ck_assert_msg(sweep_plot(dir, &o, dir, "c.png", &res, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_uint_eq(res.lines, 2);
+    put("sweep.csv", "solver.order,solver.damping,solver.iterations,summary.final.max_stretch,"
+                     "status,exit_code,name\n"
+                     "forward,0.9,1,1.5,ok,0,a\n"
+                     "forward,0.9,5,,ok,0,b\n"
+                     "alternate,0.8,1,1.4,failed,1,c\n"
+                     "alternate,0.8,5,1.05,ok,0,d\n");
+    o.by = NULL;
+    ck_assert_msg(sweep_plot(dir, &o, dir, "d.png", &res, &err) == CATENA_OK, "%s", err.msg);
+    ck_assert_uint_eq(res.points, 2);
+    ck_assert_uint_eq(res.skipped, 2);
+    ck_assert_uint_eq(res.lines, 2);
+    /* one line for all: iterations 1 twice, told apart by the order */
+    put("sweep.csv", "solver.order,solver.damping,solver.iterations,summary.final.max_stretch,"
+                     "status,exit_code,name\n"
+                     "forward,0.9,1,1.5,ok,0,a\n"
+                     "alternate,0.9,1,1.4,ok,0,c\n");
+    o.by = "damping";
+    ck_assert_int_eq(sweep_plot(dir, &o, dir, "e.png", &res, &err), CATENA_EINPUT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "runs a and c would be one point: they differ in "
+                                          "solver.order (give --by solver.order)"));
+    o.by = NULL;
+    o.y = "nothing";
+    ck_assert_int_eq(sweep_plot(dir, &o, dir, "f.png", &res, &err), CATENA_EINPUT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "--y: no 'nothing' among the collected paths"));
+    sweep_plan_destroy(p);
+}
+END_TEST
+
 static Suite *sweep_suite(void)
 {
     Suite *s = suite_create("sweep");
@@ -286,6 +347,7 @@ static Suite *sweep_suite(void)
     tcase_add_test(plan, test_plan_round_trip);
     tcase_add_test(plan, test_plan_unsafe_name);
     tcase_add_test(plan, test_check_run);
+    tcase_add_test(plan, test_plot_lines);
     return s;
 }
 

@@ -121,8 +121,8 @@ if [ $can_mount = yes ]; then
     expect_status 1 "full file system: exit 1"
     expect_message "$tmp/full/run/trajectory.csv: cannot write: No space left on device" \
         "full file system: the message names the file"
-    # scenario.json, written whole before the run started, is all that stays.
-    expect_eq "$(ls -A "$tmp/full/run" | tr '\n' ' ')" "scenario.json " \
+    # scenario.json and model.json, written whole before the run started, are all that stay.
+    expect_eq "$(ls -A "$tmp/full/run" | tr '\n' ' ')" "model.json scenario.json " \
         "full file system: no partial file, no temporary file"
 else
     echo "SKIP: full tmpfs (needs root and permission to mount)"

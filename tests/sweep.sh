@@ -3,7 +3,8 @@
 # sweep (rows in expansion order, varied values applied, statuses), resuming (finished runs
 # are skipped, changed ones run again), a failing run (exit 1, the others complete), zip,
 # set, collect from run directories (missing, stale, metrics.csv, catenary.json), the
-# emitted jobs.txt run by plain sh, SIGTERM, and usage errors. tests/sweep-parallel.sh and
+# emitted jobs.txt run by plain sh, SIGTERM, usage errors, the progress line on a terminal and
+# the closing line. tests/sweep-parallel.sh and
 # tests/sweep-slurm.sh run the same sweep through GNU parallel and Slurm.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/sweep-lib.sh"
@@ -43,7 +44,9 @@ check "--dry-run writes nothing" test ! -e local
 
 catena sweep six.json -o local
 expect_status 0 "a sweep whose runs all finish exits 0"
-check "a sweep that goes well prints nothing" test ! -s "$tmp/err"
+check "a sweep that goes well prints one closing line" test "$(lines "$tmp/err")" = 1
+check "the closing line counts the runs" \
+    grep -qx 'catena: sweep: 6 runs: 6 ok, 0 failed, 0 reused (local/sweep.csv, [0-9]*s)' "$tmp/err"
 check "sweep.csv is written" test -f local/sweep.csv
 check "plan.json is written" test -f local/plan.json
 expect_eq "$(lines local/sweep.csv)" 7 "sweep.csv: a header and one row per run"
@@ -85,12 +88,44 @@ check "summary.json records the overrides" \
 catena sweep six.json -o serial -j 1
 expect_status 0 "-j 1 exits 0"
 same_table serial/sweep.csv local/sweep.csv "-j 1 gives the same sweep.csv"
+check "no progress line when stderr is not a terminal" sh -c "! grep -q 'run 1/6' '$tmp/err'"
+
+# Run again: every run is reused, and the closing line says so; -q says nothing at all.
+catena sweep six.json -o serial -j 1
+check "the closing line counts reused runs" \
+    grep -qx 'catena: sweep: 6 runs: 0 ok, 0 failed, 6 reused (serial/sweep.csv, [0-9]*s)' "$tmp/err"
+catena sweep six.json -o serial -q
+expect_status 0 "sweep -q exits 0"
+check "sweep -q prints nothing" test ! -s "$tmp/err"
+
+# On a terminal the sweep keeps a progress line, redrawn as each run ends (script(1) gives it
+# a terminal), and erases it before the closing line.
+if command -v script >/dev/null 2>&1; then
+    script -qec "'$CATENA' sweep six.json -o tty -j 1" /dev/null >"$tmp/term.out" 2>&1
+    tr '\r' '\n' <"$tmp/term.out" >"$tmp/term-lines"
+    for k in 1 2 3 4 5 6; do
+        pct=$(awk -v k=$k 'BEGIN { printf "%.0f", 100 * k / 6 }')
+        check "a terminal shows the progress after run $k of 6" \
+            grep -q "^run $k/6 ($pct%)  [0-9hms]* elapsed  [0-9hms?]* left" "$tmp/term-lines"
+    done
+    tr '\r\033' '|#' <"$tmp/term.out" >"$tmp/term-marked"
+    check "the progress line is erased (CR, ESC [K), then comes the closing line" \
+        grep -q '|#\[Kcatena: sweep: 6 runs: 6 ok, 0 failed, 0 reused (tty/sweep.csv' "$tmp/term-marked"
+    script -qec "'$CATENA' sweep six.json -o tty-q -j 1 -q" /dev/null >"$tmp/term.out" 2>&1
+    check "-q on a terminal: no progress line, no closing line" test ! -s "$tmp/term.out"
+else
+    echo "SKIP: script(1) is not installed: no terminal to show the progress line on"
+fi
 
 # collect builds the same sweep.csv from the run directories.
 cp local/sweep.csv local-first.csv
 catena sweep collect local
 expect_status 0 "sweep collect on finished runs exits 0"
 check "sweep collect writes the same sweep.csv, byte for byte" cmp -s local/sweep.csv local-first.csv
+expect_eq "$(cat "$tmp/err")" "catena: sweep collect: 6 runs: 6 ok, 0 failed (local/sweep.csv)" \
+    "sweep collect ends with its closing line"
+catena sweep collect -q local
+check "sweep collect -q prints nothing" test ! -s "$tmp/err"
 
 # --- resume: finished runs are skipped. A run that runs rewrites its catena.log, so a mark
 # left in every log tells the runs that ran again (no mark) from the skipped ones.
@@ -141,6 +176,8 @@ expect_err "catena: $bad_run: failed (exit 1): $tmp/small.json: diverged at step
     "the failing run is reported with its exit status and message"
 expect_err "catena: fail.json: 1 of 3 runs did not finish (see failing/sweep.csv)" \
     "the sweep says how many runs did not finish"
+check "the closing line counts the failed run" \
+    grep -q '^catena: sweep: 3 runs: 2 ok, 1 failed, 0 reused (failing/sweep.csv, ' "$tmp/err"
 expect_eq "$(csv_column failing/sweep.csv name | tr '\n' ' ')" \
     "dt=0.01,gravity=0_-9.81,pins=first dt=1,gravity=0_-100000000000,pins= dt=0.02,gravity=0_-1,pins=first " \
     "zip pairs the lists element by element; arrays in names are joined by _"
@@ -181,6 +218,8 @@ expect_status 0 "--emit parallel exits 0"
 catena sweep collect extra
 expect_status 1 "sweep collect before any run exits 1"
 expect_err "catena: extra/runs/iterations=2: missing: no summary.json" "a run not yet run is missing"
+expect_err "catena: sweep collect: 2 runs: 0 ok, 0 failed, 2 missing (extra/sweep.csv)" \
+    "the closing line counts the missing runs"
 expect_eq "$(csv_column extra/sweep.csv status | tr '\n' ' ')" "missing missing " "status missing"
 expect_eq "$(csv_column extra/sweep.csv exit_code | tr '\n' ' ')" "  " "no exit code for a missing run"
 check "no complaint about empty columns when no run has results" \

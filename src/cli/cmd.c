@@ -1,5 +1,5 @@
 /* What the commands (cmd_*.c) share: the usage-error and error lines on stderr, the operand
- * check, and the options more than one command takes (--set, --max-points). */
+ * check, and the options more than one command takes (--set, --max-points, ranges). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 
@@ -8,9 +8,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/range.h"
+
 int cmd_usage_error(void)
 {
-    fputs("Try 'catena --help' for more information.\n", stderr);
+    if (cmd_current && cmd_current != &cmd_help_spec)
+        fprintf(stderr, "Try 'catena %s --help' for more information.\n", cmd_current->name);
+    else
+        fputs("Try 'catena --help' for more information.\n", stderr);
     return EXIT_USAGE;
 }
 
@@ -20,9 +25,66 @@ int cmd_report(const struct catena_error *err)
     return err->code;
 }
 
+void cmd_warnings(const char *label, const struct warnings *w)
+{
+    for (size_t i = 0; i < w->n; i++)
+        fprintf(stderr, "catena: %s: warning: %s\n", label, w->list[i].message);
+}
+
 int cmd_no_memory(void)
 {
     return cmd_report(&(struct catena_error){CATENA_EFAIL, "out of memory"});
+}
+
+/* Standard input, whole, into a malloc'd buffer; NULL when out of memory or unreadable. */
+static char *read_stdin(size_t *len, struct catena_error *err)
+{
+    size_t cap = 65536;
+    char *buf = malloc(cap);
+    *len = 0;
+    while (buf) {
+        const size_t r = fread(buf + *len, 1, cap - *len, stdin);
+        *len += r;
+        if (r == 0)
+            break;
+        if (*len == cap) {
+            char *more = realloc(buf, cap *= 2);
+            if (!more)
+                free(buf);
+            buf = more;
+        }
+    }
+    if (!buf)
+        error_set(err, CATENA_EFAIL, "%s: out of memory", CMD_STDIN);
+    else if (ferror(stdin)) {
+        error_set(err, CATENA_EINPUT, "%s: cannot read: %s", CMD_STDIN, strerror(errno));
+        free(buf);
+        buf = NULL;
+    }
+    return buf;
+}
+
+struct scenario *cmd_load_scenario(const char *path, const struct scenario_options *so,
+                                   struct catena_error *err)
+{
+    if (strcmp(path, "-") != 0)
+        return scenario_load_opts(path, so, err);
+    if (isatty(STDIN_FILENO)) {
+        error_set(err, CATENA_EINPUT,
+                  "%s: standard input is a terminal; pipe a scenario in (catena run - <FILE) or "
+                  "name the file",
+                  CMD_STDIN);
+        return NULL;
+    }
+    size_t len;
+    char *text = read_stdin(&len, err);
+    if (!text)
+        return NULL;
+    struct scenario_options o = *so;
+    o.default_name = "stdin";
+    struct scenario *sc = scenario_parse_opts(CMD_STDIN, text, len, &o, err);
+    free(text);
+    return sc;
 }
 
 int cmd_one_operand(int argc, char **argv, const char *cmd, const char *what)
@@ -52,7 +114,40 @@ int cmd_parse_max_points(const char *arg, long long *out)
     return 0;
 }
 
-int cmd_parse_set(char *arg, struct scenario_override *ov)
+int cmd_overrides_init(struct cmd_overrides *co, size_t cap)
+{
+    *co = (struct cmd_overrides){
+        .ov = calloc(cap, sizeof *co->ov), .names = calloc(cap, sizeof *co->names), .cap = cap};
+    if (co->ov && co->names)
+        return 0;
+    cmd_overrides_free(co);
+    return -1;
+}
+
+void cmd_overrides_free(struct cmd_overrides *co)
+{
+    free(co->ov);
+    free(co->names);
+    *co = (struct cmd_overrides){0};
+}
+
+void cmd_overrides_add(struct cmd_overrides *co, const char *path, const char *value,
+                       const char *option)
+{
+    if (!value || co->n >= co->cap)
+        return;
+    co->ov[co->n] = (struct scenario_override){.path = path, .value = value};
+    co->names[co->n++] = option;
+}
+
+void cmd_overrides_use(const struct cmd_overrides *co, struct scenario_options *so)
+{
+    so->ov = co->ov;
+    so->nov = co->n;
+    so->names = co->names;
+}
+
+int cmd_parse_set(char *arg, struct cmd_overrides *co)
 {
     char *eq = strchr(arg, '=');
     if (!eq || eq == arg) {
@@ -60,6 +155,22 @@ int cmd_parse_set(char *arg, struct scenario_override *ov)
         return -1;
     }
     *eq = '\0';
-    *ov = (struct scenario_override){.path = arg, .value = eq + 1};
+    cmd_overrides_add(co, arg, eq + 1, "--set");
+    return 0;
+}
+
+int cmd_parse_range(const char *option, const char *arg, long *first, long *last)
+{
+    struct catena_error err;
+    int deprecated;
+    if (range_parse(option, arg, first, last, &deprecated, &err)) {
+        cmd_report(&err);
+        return -1;
+    }
+    if (deprecated) {
+        const char *colon = strchr(arg, ':');
+        fprintf(stderr, "catena: %s: '%s': the colon is deprecated, write '%.*s..%s'\n", option,
+                arg, (int)(colon - arg), arg, colon + 1);
+    }
     return 0;
 }

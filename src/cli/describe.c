@@ -81,7 +81,9 @@ static void describe_solver(FILE *out, const struct model *m)
     fprintf(out, KEY "%s\n" KEY "%d\n" KEY "%s\n" KEY, "method", model_method_name(m->method),
             "iterations", m->iterations, "order", model_order_name(m->order), "damping");
     put_double(out, m->damping);
-    fprintf(out, "\n" KEY "[", "gravity");
+    fprintf(out, " %s (damping_rate %.6g /s)\n" KEY "[",
+            m->method == METHOD_VERLET ? "per substep" : "per second",
+            model_damping_rate(m, m->damping), "gravity");
     const double g[3] = {m->gravity.x, m->gravity.y, m->gravity.z};
     for (int k = 0; k < m->dims; k++) {
         if (k > 0)

@@ -3,6 +3,7 @@
  * change afterwards. */
 #include "model/model.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,6 +335,23 @@ const char *model_point_label(const struct model *m, size_t i, char *buf, size_t
     }
     snprintf(buf, size, "%zu", i);
     return buf;
+}
+
+/* The substep, s. */
+static double substep(const struct model *m)
+{
+    return m->dt / (m->substeps > 0 ? m->substeps : 1);
+}
+
+double model_damping_of_rate(const struct model *m, double rate)
+{
+    return exp(-rate * (m->method == METHOD_VERLET ? substep(m) : 1.0));
+}
+
+double model_damping_rate(const struct model *m, double damping)
+{
+    const double rate = -log(damping) / (m->method == METHOD_VERLET ? substep(m) : 1.0);
+    return rate == 0 ? 0 : rate; /* no -0 for damping 1 */
 }
 
 int model_body_hangs(const struct model *m, const struct body *b)

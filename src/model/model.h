@@ -202,7 +202,9 @@ struct model {
     enum solver_method method;
     int iterations; /* constraint iterations per substep */
     enum solver_order order;
-    double damping; /* verlet: velocity multiplier per substep, 0..1 (1 = none) */
+    double damping; /* verlet: velocity multiplier per substep, 0..1 (1 = none); pbd, xpbd:
+                       see below. solver.damping_rate (1/s) is converted into it
+                       (model_damping_of_rate) */
     int global;     /* 1: distance links of each body solved at once (solver/direct/direct.h) */
     double global_limit; /* solver.global_limit: the most floating-point operations one
                             factorisation of a body with loops may take; past it the run is
@@ -345,5 +347,13 @@ int model_body_hangs(const struct model *m, const struct body *b);
 /* Human names for enums (for validate, summary.json and messages). */
 const char *model_method_name(enum solver_method method);
 const char *model_order_name(enum solver_order order);
+
+/* Damping as a rate (solver.damping_rate, 1/s, the same meaning under every method): each
+ * substep of h seconds keeps exp(-rate h) of the velocity, so it decays as exp(-rate t).
+ * model_damping_of_rate gives the damping that means rate under m's method, dt and substeps
+ * (verlet: exp(-rate h), a factor per substep; pbd and xpbd: exp(-rate), the fraction kept
+ * per second); model_damping_rate the rate that damping means there, its inverse. */
+double model_damping_of_rate(const struct model *m, double rate);
+double model_damping_rate(const struct model *m, double damping);
 
 #endif

@@ -2,7 +2,8 @@
  * `catena render RUN_DIR` draw the same pictures), framed by a camera fitted to the whole run
  * so it never jumps, timed in simulated seconds with positions interpolated between the two
  * recorded steps around each frame's time, and written as RUN_DIR/frames/frame-NNNNNN.png
- * plus an optional contact sheet. The options are output.render of catena-scenario(5). */
+ * plus an optional contact sheet, or piped to ffmpeg as a video (render/video.h). The options
+ * are output.render of catena-scenario(5). */
 #ifndef CATENA_RENDER_H
 #define CATENA_RENDER_H
 
@@ -26,6 +27,16 @@ struct render_result {
 int render_run(const struct scenario *scn, const struct render_opts *o, const char *run_dir,
                const char *out_dir, int progress, struct render_result *res,
                struct catena_error *err);
+
+/* The same frames piped to ffmpeg into the video file video (.mp4, .webm or .gif,
+ * render/video.h) instead of written as PNG files; out_dir gets the contact sheet, when
+ * asked. The frame rate is fps, or with `every` the recorded steps in real time. Before
+ * anything is drawn: CATENA_EINPUT for another file type, CATENA_EFAIL when ffmpeg is not
+ * installed (the message names the Debian package); CATENA_EFAIL too when ffmpeg fails, and
+ * then no video file is left. */
+int render_run_video(const struct scenario *scn, const struct render_opts *o, const char *run_dir,
+                     const char *video, const char *out_dir, int progress,
+                     struct render_result *res, struct catena_error *err);
 
 /* The frames a run of all the model's steps would get (fewer if it stops early). */
 long render_frames_expected(const struct scenario *scn, const struct render_opts *o);

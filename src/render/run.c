@@ -18,6 +18,7 @@
 #include "core/progress.h"
 #include "render/internal.h"
 #include "render/range.h"
+#include "render/video.h"
 #include "io/traj_read.h"
 
 /* ---- the recorded trajectory, two frames at a time ---- */
@@ -290,6 +291,9 @@ struct job {
     int ntiles;
     vec3 *x; /* [npoints] interpolated positions */
     char *frames_dir;
+    const char *video_path;     /* NULL: PNG files in frames_dir */
+    struct render_video *video; /* ffmpeg, while the frames are piped to it */
+    int video_failed;           /* a frame could not be piped */
     long nframes, last;
 };
 
@@ -302,6 +306,20 @@ static void interpolate(const struct source *s, double step, vec3 *x)
     }
     for (size_t i = 0; i < s->m->npoints; i++)
         x[i] = v3_add(s->a[i], v3_scale(v3_sub(s->b[i], s->a[i]), alpha));
+}
+
+/* Frame k: to ffmpeg, or to frames/frame-NNNNNN.png. */
+static int emit_frame(struct job *j, const struct png_write_opts *po, long k,
+                      struct catena_error *err)
+{
+    if (j->video) {
+        const int rc = render_video_frame(j->video, j->r, err);
+        j->video_failed = rc != CATENA_OK;
+        return rc;
+    }
+    char name[32];
+    snprintf(name, sizeof name, "frame-%06ld.png", k);
+    return png_write_raster(j->r, j->frames_dir, name, po, err);
 }
 
 static int draw_frames(struct job *j, const char *run_dir, int progress, struct catena_error *err)
@@ -327,9 +345,7 @@ static int draw_frames(struct job *j, const char *run_dir, int progress, struct 
             break;
         interpolate(&s, f.step, j->x);
         render_scene_draw(j->sc, j->r, &f);
-        char name[32];
-        snprintf(name, sizeof name, "frame-%06ld.png", k);
-        rc = png_write_raster(j->r, j->frames_dir, name, &po, err);
+        rc = emit_frame(j, &po, k, err);
         while (rc == CATENA_OK && j->sheet && tile < j->ntiles &&
                render_sheet_frame(tile, j->ntiles, j->nframes) == k) {
             char label[48];
@@ -371,22 +387,42 @@ static int setup_job(struct job *j, const struct scenario *scn, const struct ren
     if (o->sheet.enabled &&
         !(j->sheet = render_sheet_create(&o->sheet, j->ntiles, o->width, o->height, err)))
         return err->code;
+    if (j->video_path) /* the frames go to ffmpeg; out_dir is for the contact sheet */
+        return o->sheet.enabled ? outfile_mkdirs(out_dir, err) : CATENA_OK;
     if (outfile_mkdirs(j->frames_dir, err) || remove_stale_frames(j->frames_dir, err))
         return err->code;
     return CATENA_OK;
 }
 
-int render_run(const struct scenario *scn, const struct render_opts *o, const char *run_dir,
-               const char *out_dir, int progress, struct render_result *res,
-               struct catena_error *err)
+/* The video's frame rate: fps, or with `every` the recorded steps played in real time. */
+static double video_fps(const struct render_opts *o, const struct model *m)
+{
+    return o->every > 0 ? 1 / ((double)o->every * m->dt) : o->fps;
+}
+
+/* render_run and render_run_video: video NULL draws PNG frames. */
+static int render(const struct scenario *scn, const struct render_opts *o, const char *run_dir,
+                  const char *out_dir, const char *video, int progress, struct render_result *res,
+                  struct catena_error *err)
 {
     const double start = clock_monotonic_s();
-    struct job j = {0};
+    struct job j = {.video_path = video};
     error_clear(err);
     *res = (struct render_result){0};
-    int rc = setup_job(&j, scn, o, run_dir, out_dir, err);
+    int rc = video ? render_video_check(video, err) : CATENA_OK;
+    if (rc == CATENA_OK)
+        rc = setup_job(&j, scn, o, run_dir, out_dir, err);
+    if (rc == CATENA_OK && video &&
+        !(j.video = render_video_open(video, o->width, o->height, video_fps(o, scn->model), err)))
+        rc = err->code;
     if (rc == CATENA_OK)
         rc = draw_frames(&j, run_dir, progress, err);
+    /* after a frame ffmpeg did not take, close says how ffmpeg ended; after another error
+     * there is nothing to keep */
+    if (j.video && (rc == CATENA_OK || j.video_failed))
+        rc = render_video_close(j.video, err);
+    else
+        render_video_abort(j.video);
     if (rc == CATENA_OK && j.sheet)
         rc = render_sheet_write(j.sheet, out_dir, o->level, err);
     if (rc == CATENA_OK)
@@ -398,4 +434,18 @@ int render_run(const struct scenario *scn, const struct render_opts *o, const ch
     free(j.frames_dir);
     render_scene_destroy(j.sc);
     return rc;
+}
+
+int render_run(const struct scenario *scn, const struct render_opts *o, const char *run_dir,
+               const char *out_dir, int progress, struct render_result *res,
+               struct catena_error *err)
+{
+    return render(scn, o, run_dir, out_dir, NULL, progress, res, err);
+}
+
+int render_run_video(const struct scenario *scn, const struct render_opts *o, const char *run_dir,
+                     const char *video, const char *out_dir, int progress,
+                     struct render_result *res, struct catena_error *err)
+{
+    return render(scn, o, run_dir, out_dir, video, progress, res, err);
 }

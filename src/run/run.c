@@ -1,5 +1,6 @@
-/* The run loop: fixed steps of the solver, a frame recorded every `every` steps, a check for
- * a diverged (non-finite or absurd) state after each step, SIGINT/SIGTERM, and summary.json.
+/* The run loop: scenario.json and model.json first, then fixed steps of the solver, a frame
+ * recorded every `every` steps, a check for a diverged (non-finite or absurd) state after each
+ * step, SIGINT/SIGTERM, and summary.json.
  * However a run ends, the frames recorded so far are committed whole and the summary says why. */
 #define _POSIX_C_SOURCE 200809L
 #include "run/run.h"
@@ -13,10 +14,12 @@
 #include "core/progress.h"
 #include "core/stop.h"
 #include "analysis/report_catenary.h"
+#include "run/plausible.h"
 #include "run/settle.h"
 #include "solver/solver.h"
 #include "solver/state.h"
 #include "run/summary.h"
+#include "io/model_json.h"
 #include "io/topology.h"
 #include "io/traj.h"
 
@@ -37,6 +40,8 @@ struct run {
     struct metrics_writer *metrics;  /* NULL unless metrics.csv is written */
     struct topology_log *topology;   /* topology.csv; NULL when nothing can change */
     long diverged;                   /* first diverged point, or -1 */
+    struct plausible start;          /* what the initial state says about the end */
+    struct warnings warnings;        /* the end's plausibility warnings */
     struct stop_handlers stop;       /* SIGINT, SIGTERM: the handlers to restore at the end */
 };
 
@@ -285,9 +290,12 @@ int run_simulation(const struct scenario *sc, const struct run_options *o, struc
         stop_restore(&run.stop);
         return error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(sc));
     }
+    plausible_begin(&run.start, m, run.s);
     int rc = outfile_mkdirs(o->out_dir, err);
     if (rc == CATENA_OK)
         rc = write_scenario(o->out_dir, sc, err);
+    if (rc == CATENA_OK)
+        rc = model_json_write(o->out_dir, m, err);
     if (rc == CATENA_OK)
         rc = writers_open(&run, o->out_dir, err);
     if (rc == CATENA_OK)
@@ -300,17 +308,25 @@ int run_simulation(const struct scenario *sc, const struct run_options *o, struc
         r->wall_s = clock_monotonic_s() - start;
     }
     fill_result(&run, r);
+    if (rc == CATENA_OK && r->status == RUN_OK &&
+        plausible_end(&run.start, run.lm, run.s, &run.warnings))
+        rc = error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(sc));
     if (rc == CATENA_OK)
         rc = writers_close(&run, err);
     else
         writers_abort(&run);
     if (rc == CATENA_OK)
-        rc = summary_write(o->out_dir, sc, r, err);
+        rc = summary_write(o->out_dir, sc, r, &run.warnings, err);
     if (rc == CATENA_OK)
         rc = write_reports(&run, o, r, err);
     if (rc == CATENA_OK)
         rc = stopped_error(&run, r, err);
     stop_restore(&run.stop);
+    if (o->warnings) { /* handed over, the caller's to print and clear */
+        *o->warnings = run.warnings;
+        run.warnings = (struct warnings){0};
+    }
+    warnings_clear(&run.warnings);
     state_destroy(run.s);
     events_destroy(run.ev);
     return rc;

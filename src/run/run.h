@@ -4,14 +4,18 @@
 #define CATENA_RUN_H
 
 #include "core/error.h"
+#include "core/warnings.h"
 #include "model/model.h"
 #include "run/result.h"
 #include "scenario/scenario.h"
 
 struct run_options {
-    const char *out_dir; /* created if missing */
-    int progress;        /* 1: a one-line progress display on stderr */
-    int plot;            /* 1: reports also draw their PNG (catenary.png) */
+    const char *out_dir;       /* created if missing */
+    int progress;              /* 1: a one-line progress display on stderr */
+    int plot;                  /* 1: reports also draw their PNG (catenary.png) */
+    struct warnings *warnings; /* NULL, or receives the run's plausibility warnings
+                                  (run/plausible.h; summary.json lists them too), for the
+                                  caller to print and clear */
 };
 
 /* Runs the scenario into o->out_dir, writing what its output asks for. Returns CATENA_OK,

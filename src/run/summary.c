@@ -47,6 +47,7 @@ static void add_parameters(cJSON *root, const struct scenario *sc, int *ok)
     need(json_out_add_number(p, "iterations", m->iterations), ok);
     need(cJSON_AddStringToObject(p, "order", model_order_name(m->order)), ok);
     need(json_out_add_number(p, "damping", m->damping), ok);
+    need(json_out_add_number(p, "damping_rate", model_damping_rate(m, m->damping)), ok);
     add_item(p, "max_length_pass", cJSON_CreateBool(m->max_length_pass), ok);
     add_item(p, "global", cJSON_CreateBool(m->global), ok);
     need(json_out_add_number(p, "collide_every", m->collide_every), ok);
@@ -62,7 +63,23 @@ static void add_parameters(cJSON *root, const struct scenario *sc, int *ok)
             add_item(formats, NULL, cJSON_CreateString(traj_format_name(bit)), ok);
 }
 
-static cJSON *build(const struct scenario *sc, const struct run_result *r)
+/* "warnings": [{"code": CODE, "message": MESSAGE}...] from each list in turn. */
+static void add_warnings(cJSON *root, const struct warnings *a, const struct warnings *b, int *ok)
+{
+    cJSON *list = need(cJSON_AddArrayToObject(root, "warnings"), ok);
+    const struct warnings *lists[2] = {a, b};
+    for (int k = 0; k < 2 && list; k++)
+        for (size_t i = 0; lists[k] && i < lists[k]->n; i++) {
+            cJSON *o = need(cJSON_CreateObject(), ok);
+            add_item(list, NULL, o, ok);
+            if (!o)
+                continue;
+            need(cJSON_AddStringToObject(o, "code", lists[k]->list[i].code), ok);
+            need(cJSON_AddStringToObject(o, "message", lists[k]->list[i].message), ok);
+        }
+}
+
+static cJSON *build(const struct scenario *sc, const struct run_result *r, const struct warnings *w)
 {
     const struct model *m = sc->model;
     const struct scenario_provenance *from = &sc->provenance;
@@ -127,6 +144,7 @@ static cJSON *build(const struct scenario *sc, const struct run_result *r)
                                 : NULL;
         need(add_string_or_null(dv, "point", label), &ok);
     }
+    add_warnings(root, &sc->warnings, w, &ok);
     if (!ok) {
         cJSON_Delete(root);
         return NULL;
@@ -135,9 +153,9 @@ static cJSON *build(const struct scenario *sc, const struct run_result *r)
 }
 
 int summary_write(const char *dir, const struct scenario *sc, const struct run_result *r,
-                  struct catena_error *err)
+                  const struct warnings *w, struct catena_error *err)
 {
-    cJSON *root = build(sc, r);
+    cJSON *root = build(sc, r, w);
     const int rc = root ? json_out_write(dir, "summary.json", root, err)
                         : error_set(err, CATENA_EFAIL, "%s/summary.json: out of memory", dir);
     cJSON_Delete(root);

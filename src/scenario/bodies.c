@@ -11,15 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/spell.h"
+
 // clang-format off
 /* What every body takes, in three runs that frame a type's own keys in the order messages
  * list them: head, the type's first keys, middle, its other keys, tail. */
-static const struct sjson_key head_keys[] = {
+const struct sjson_key bodies_head_keys[] = {
     {"name", 1},
     {"type", 1},
     {NULL, 0},
 };
-static const struct sjson_key middle_keys[] = {
+const struct sjson_key bodies_middle_keys[] = {
     {"mass", 1},
     {"pins", 0},
     {"stiffness", 0},
@@ -28,7 +30,7 @@ static const struct sjson_key middle_keys[] = {
     {"radius", 0},
     {NULL, 0},
 };
-static const struct sjson_key tail_keys[] = {
+const struct sjson_key bodies_tail_keys[] = {
     {"self_collision", 0},
     {"drag", 0},
     {"color", 0},
@@ -50,13 +52,13 @@ const struct sjson_key bodies_set_keys[] = {
 
 const char *const bodies_end_pin_names[] = {"first", "last", NULL};
 
-static const char *const plane_names[] = {"xy", "xz", "yz", NULL};
+const char *const bodies_plane_names[] = {"xy", "xz", "yz", NULL};
 
 /* Indexed by enum body_type. */
-static const struct body_kind *const kinds[] = {&build_rope_kind, &build_cloth_kind,
+const struct body_kind *const bodies_kinds[] = {&build_rope_kind, &build_cloth_kind,
                                                 &build_ragdoll_kind, &build_softbody_kind,
                                                 &build_hair_kind};
-static const char *const kind_names[] = {"rope", "cloth", "ragdoll", "softbody", "hair", NULL};
+const char *const bodies_kind_names[] = {"rope", "cloth", "ragdoll", "softbody", "hair", NULL};
 
 /* ---- what every body has ---- */
 
@@ -147,12 +149,12 @@ int bodies_read_plane(struct loader *ld, const cJSON *e, const char *path, vec3 
     int plane = 0;
     if ((has_u && loader_either(ld, e, path, "u", "plane")) ||
         (has_v && loader_either(ld, e, path, "v", "plane")) ||
-        sjson_get_enum(&ld->cx, e, path, "plane", plane_names, &plane))
+        sjson_get_enum(&ld->cx, e, path, "plane", bodies_plane_names, &plane))
         return CATENA_EINPUT;
     if (plane != 0 && ld->m->dims == 2)
         return sjson_error(&ld->cx, sjson_path_key(p, path, "plane"),
                            "\"%s\" needs \"dimensions\": 3 (a 2D scenario is the x-y plane)",
-                           plane_names[plane]);
+                           bodies_plane_names[plane]);
     *u = axes[plane][0];
     *v = axes[plane][1];
     if (!has_u && !has_v)
@@ -210,7 +212,7 @@ static int pin_entry(struct loader *ld, const cJSON *e, const char *path, const 
                 *name = k;
                 return 0;
             }
-            if (!hint && sjson_is_close(e->valuestring, names[k]))
+            if (!hint && spell_is_close(e->valuestring, names[k]))
                 hint = names[k];
         }
         char shown[SJSON_SHOW_SIZE];
@@ -301,8 +303,8 @@ enum { BODY_KEYS_MAX = 40 };
  * tail. */
 static void body_keys(const struct body_kind *kind, struct sjson_key *keys)
 {
-    const struct sjson_key *const runs[] = {head_keys, kind->keys, middle_keys, kind->more_keys,
-                                            tail_keys};
+    const struct sjson_key *const runs[] = {bodies_head_keys, kind->keys, bodies_middle_keys,
+                                            kind->more_keys, bodies_tail_keys};
     size_t n = 0;
     for (size_t r = 0; r < sizeof runs / sizeof *runs; r++)
         for (const struct sjson_key *k = runs[r]; k->name && n + 1 < BODY_KEYS_MAX; k++)
@@ -321,9 +323,9 @@ static int read_body(struct loader *ld, const cJSON *e, const char *path, struct
     const cJSON *t = sjson_child(e, "type");
     if (!t)
         return sjson_error(&ld->cx, path, "missing required key \"type\"");
-    if (sjson_enum(&ld->cx, t, sjson_path_key(k, path, "type"), kind_names, &type))
+    if (sjson_enum(&ld->cx, t, sjson_path_key(k, path, "type"), bodies_kind_names, &type))
         return CATENA_EINPUT;
-    p->kind = kinds[type];
+    p->kind = bodies_kinds[type];
     struct sjson_key keys[BODY_KEYS_MAX];
     body_keys(p->kind, keys);
     if (sjson_check_object(&ld->cx, e, path, keys) || p->kind->read(ld, e, path, p, points) ||

@@ -59,6 +59,18 @@ extern const struct body_kind build_rope_kind, build_cloth_kind, build_ragdoll_k
  * areas (without). */
 extern const struct sjson_key bodies_link_set_keys[], bodies_set_keys[];
 
+/* What every body takes, around a type's keys: head, kind->keys, middle, kind->more_keys,
+ * tail; the types by enum body_type with their names; the names of a cloth's plane. */
+extern const struct sjson_key bodies_head_keys[], bodies_middle_keys[], bodies_tail_keys[];
+extern const struct body_kind *const bodies_kinds[];
+extern const char *const bodies_kind_names[], *const bodies_plane_names[];
+
+/* Keys and names of the types' own (scenario/build/TYPE.c): a hair's arc, a rope's and a soft
+ * body's shapes, a ragdoll's poses. */
+extern const struct sjson_key build_hair_arc_keys[];
+extern const char *const build_rope_shape_names[], *const build_softbody_shape_names[],
+                                                       *const build_ragdoll_pose_names[];
+
 /* Pin names of a type with none of its own: "first" and "last". */
 extern const char *const bodies_end_pin_names[];
 

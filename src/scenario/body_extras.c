@@ -8,7 +8,7 @@
 #include "scenario/loader.h"
 
 // clang-format off
-static const struct sjson_key self_keys[] = {
+const struct sjson_key scenario_self_keys[] = {
     {"radius", 1},
     {NULL, 0},
 };
@@ -18,7 +18,7 @@ static const struct sjson_key self_keys[] = {
  * (or, on a straight rope, segments two apart) would be pushed apart by design. */
 static int read_self(struct loader *ld, const cJSON *sc, const char *path, struct body *b)
 {
-    if (sjson_check_object(&ld->cx, sc, path, self_keys) ||
+    if (sjson_check_object(&ld->cx, sc, path, scenario_self_keys) ||
         sjson_get_number(&ld->cx, sc, path, "radius", &SJSON_POSITIVE, &b->self_radius))
         return CATENA_EINPUT;
     double shortest = INFINITY;

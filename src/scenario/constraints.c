@@ -7,12 +7,13 @@
 #include <string.h>
 
 #include "core/fmt_double.h"
+#include "core/spell.h"
 #include "scenario/loader.h"
 
 static const double DEG = 3.14159265358979323846 / 180.0;
 
 // clang-format off
-static const struct sjson_key angle_keys[] = {
+const struct sjson_key scenario_angle_keys[] = {
     {"a", 1},
     {"b", 1},
     {"c", 1},
@@ -22,20 +23,20 @@ static const struct sjson_key angle_keys[] = {
     {"compliance", 0},
     {NULL, 0},
 };
-static const struct sjson_key area_keys[] = {
+const struct sjson_key scenario_area_keys[] = {
     {"points", 1},
     {"pressure", 0},
     {"stiffness", 0},
     {"compliance", 0},
     {NULL, 0},
 };
-static const struct sjson_key shape_keys[] = {
+const struct sjson_key scenario_shape_keys[] = {
     {"points", 0},
     {"body", 0},
     {"stiffness", 0},
     {NULL, 0},
 };
-static const struct sjson_key attachment_keys[] = {
+const struct sjson_key scenario_attachment_keys[] = {
     {"a", 1},
     {"b", 1},
     {"stiffness", 0},
@@ -44,7 +45,7 @@ static const struct sjson_key attachment_keys[] = {
 };
 // clang-format on
 
-static const char *const kind_names[] = {"distance", "tether", NULL}; /* enum link_kind */
+const char *const scenario_link_kind_names[] = {"distance", "tether", NULL}; /* enum link_kind */
 
 /* links[i]: compliance or EA (alpha = rest / EA), kind, break_force. */
 static int read_link_physics(struct loader *ld, const cJSON *e, const char *path, struct link *l)
@@ -54,7 +55,7 @@ static int read_link_physics(struct loader *ld, const cJSON *e, const char *path
     double ea = 0;
     if (sjson_get_number(&ld->cx, e, path, "compliance", &SJSON_NONNEG, &l->compliance) ||
         sjson_get_number(&ld->cx, e, path, "EA", &SJSON_POSITIVE, &ea) ||
-        sjson_get_enum(&ld->cx, e, path, "kind", kind_names, &kind) ||
+        sjson_get_enum(&ld->cx, e, path, "kind", scenario_link_kind_names, &kind) ||
         sjson_get_number(&ld->cx, e, path, "break_force", &SJSON_POSITIVE, &l->break_force))
         return CATENA_EINPUT;
     if (ea > 0 && sjson_child(e, "compliance"))
@@ -192,7 +193,8 @@ static int read_angle(struct loader *ld, const cJSON *e, const char *path)
     char p[SJSON_PATH_MAX], lo_s[FMT_DOUBLE_SIZE], hi_s[FMT_DOUBLE_SIZE];
     uint32_t pt[3];
     double lo = range.lo, hi = 180, stiffness = 1, compliance = 0;
-    if (sjson_check_object(&ld->cx, e, path, angle_keys) || read_refs(ld, e, path, keys, 3, pt) ||
+    if (sjson_check_object(&ld->cx, e, path, scenario_angle_keys) ||
+        read_refs(ld, e, path, keys, 3, pt) ||
         sjson_get_number(&ld->cx, e, path, "min", &range, &lo) ||
         sjson_get_number(&ld->cx, e, path, "max", &range, &hi) ||
         sjson_get_number(&ld->cx, e, path, "stiffness", &SJSON_UNIT, &stiffness) ||
@@ -220,7 +222,7 @@ static int read_area(struct loader *ld, const cJSON *e, const char *path)
     double pressure = 1, stiffness = 1, compliance = 0;
     if (ld->m->dims != 2)
         return sjson_error(&ld->cx, path, "areas are 2D polygons (this scenario has 3 dimensions)");
-    if (sjson_check_object(&ld->cx, e, path, area_keys) ||
+    if (sjson_check_object(&ld->cx, e, path, scenario_area_keys) ||
         sjson_get_number(&ld->cx, e, path, "pressure", &SJSON_POSITIVE, &pressure) ||
         sjson_get_number(&ld->cx, e, path, "stiffness", &SJSON_UNIT, &stiffness) ||
         sjson_get_number(&ld->cx, e, path, "compliance", &SJSON_NONNEG, &compliance) ||
@@ -260,7 +262,7 @@ static int body_points(struct loader *ld, const cJSON *e, const char *path, uint
     sjson_show(shown, name);
     if (!en || en->kind != SREF_BODY) {
         for (size_t b = 0; b < ld->m->nbodies; b++)
-            if (sjson_is_close(name, ld->m->bodies[b].name))
+            if (spell_is_close(name, ld->m->bodies[b].name))
                 return sjson_error(&ld->cx, p, "there is no body \"%s\" (did you mean \"%s\"?)",
                                    shown, ld->m->bodies[b].name);
         return sjson_error(&ld->cx, p, "there is no body \"%s\"", shown);
@@ -282,7 +284,7 @@ static int read_shape(struct loader *ld, const cJSON *e, const char *path)
     uint32_t *pts = NULL;
     size_t n = 0;
     double stiffness = 1;
-    if (sjson_check_object(&ld->cx, e, path, shape_keys) ||
+    if (sjson_check_object(&ld->cx, e, path, scenario_shape_keys) ||
         sjson_get_number(&ld->cx, e, path, "stiffness", &SJSON_UNIT, &stiffness))
         return CATENA_EINPUT;
     const int has_points = sjson_child(e, "points") != NULL,
@@ -302,7 +304,7 @@ static int read_attachment(struct loader *ld, const cJSON *e, const char *path)
     static const char *const keys[] = {"a", "b"};
     uint32_t pt[2];
     double stiffness = 1, compliance = 0;
-    if (sjson_check_object(&ld->cx, e, path, attachment_keys) ||
+    if (sjson_check_object(&ld->cx, e, path, scenario_attachment_keys) ||
         read_refs(ld, e, path, keys, 2, pt) ||
         sjson_get_number(&ld->cx, e, path, "stiffness", &SJSON_UNIT, &stiffness) ||
         sjson_get_number(&ld->cx, e, path, "compliance", &SJSON_NONNEG, &compliance))

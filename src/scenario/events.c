@@ -15,7 +15,7 @@
 static const struct sjson_range FRACTION_OPEN = {0.0, 1.0, 1, 1}; /* 0 < x < 1 */
 
 // clang-format off
-static const struct sjson_key event_keys[] = {
+const struct sjson_key scenario_event_keys[] = {
     {"time", 0},
     {"step", 0},
     {"cut", 0},
@@ -29,59 +29,60 @@ static const struct sjson_key event_keys[] = {
     {"teleport", 0},
     {NULL, 0},
 };
-static const struct sjson_key cut_keys[] = {
+const struct sjson_key scenario_cut_keys[] = {
     {"link", 0},
     {"at", 0},
     {"near", 0},
     {"body", 0},
     {NULL, 0},
 };
-static const struct sjson_key point_only_keys[] = {
+const struct sjson_key scenario_point_only_keys[] = {
     {"point", 1},
     {NULL, 0},
 };
-static const struct sjson_key pin_event_keys[] = {
+const struct sjson_key scenario_pin_event_keys[] = {
     {"point", 1},
     {"at", 0},
     {NULL, 0},
 };
-static const struct sjson_key drag_keys[] = {
+const struct sjson_key scenario_drag_keys[] = {
     {"point", 1},
     {"path", 1},
     {"duration", 1},
     {NULL, 0},
 };
-static const struct sjson_key reel_keys[] = {
+const struct sjson_key scenario_reel_keys[] = {
     {"link", 0},
     {"body", 0},
     {"rate", 1},
     {"to", 1},
     {NULL, 0},
 };
-static const struct sjson_key velocity_keys[] = {
+const struct sjson_key scenario_velocity_keys[] = {
     {"point", 0},
     {"body", 0},
     {"v", 1},
     {NULL, 0},
 };
-static const struct sjson_key impulse_keys[] = {
+const struct sjson_key scenario_impulse_keys[] = {
     {"point", 0},
     {"body", 0},
     {"j", 1},
     {NULL, 0},
 };
-static const struct sjson_key teleport_keys[] = {
+const struct sjson_key scenario_teleport_keys[] = {
     {"point", 0},
     {"body", 0},
     {"by", 1},
     {NULL, 0},
 };
-static const struct sjson_key set_keys[] = {
+const struct sjson_key scenario_set_keys[] = {
     {"gravity", 0},
     {"wind", 0},
     {"gust", 0},
     {"iterations", 0},
     {"damping", 0},
+    {"damping_rate", 0},
     {"collide_every", 0},
     {NULL, 0},
 };
@@ -154,7 +155,7 @@ static int read_cut(struct loader *ld, const cJSON *e, const char *path, struct 
 {
     char p[SJSON_PATH_MAX];
     int near = 0;
-    if (sjson_check_object(&ld->cx, e, path, cut_keys) ||
+    if (sjson_check_object(&ld->cx, e, path, scenario_cut_keys) ||
         one_of(ld, e, path, "link", "near", &near))
         return CATENA_EINPUT;
     if (!near) {
@@ -190,7 +191,7 @@ static int read_drag(struct loader *ld, const cJSON *e, const char *path, struct
     char p[SJSON_PATH_MAX];
     const cJSON *pathv;
     double duration = 0.0;
-    if (sjson_check_object(&ld->cx, e, path, drag_keys) ||
+    if (sjson_check_object(&ld->cx, e, path, scenario_drag_keys) ||
         read_point_ref(ld, e, path, &ev->index) ||
         check_releasable(ld, path, ev->index, "dragged (a drag ends by releasing it)") ||
         sjson_array(&ld->cx, e, path, "path", &pathv) ||
@@ -225,7 +226,7 @@ static int read_reel(struct loader *ld, const cJSON *e, const char *path, struct
 {
     char p[SJSON_PATH_MAX];
     int body = 0;
-    if (sjson_check_object(&ld->cx, e, path, reel_keys) ||
+    if (sjson_check_object(&ld->cx, e, path, scenario_reel_keys) ||
         one_of(ld, e, path, "link", "body", &body))
         return CATENA_EINPUT;
     ev->target = body ? TARGET_BODY : TARGET_LINK;
@@ -252,16 +253,23 @@ static int read_set(struct loader *ld, const cJSON *e, const char *path, struct 
     char p[SJSON_PATH_MAX];
     long long iterations = 1, every = 1;
     const cJSON *gust = sjson_child(e, "gust");
+    double rate = -1;
     ev->damping = 1.0;
-    if (sjson_check_object(&ld->cx, e, path, set_keys) ||
+    if (sjson_check_object(&ld->cx, e, path, scenario_set_keys) ||
         sjson_get_vector(&ld->cx, e, path, "gravity", ld->m->dims, &ev->gravity) ||
         sjson_get_vector(&ld->cx, e, path, "wind", ld->m->dims, &ev->wind) ||
         (gust && scenario_read_gust(ld, gust, sjson_path_key(p, path, "gust"), &ev->gust_amplitude,
                                     &ev->gust_frequency)) ||
         sjson_get_integer(&ld->cx, e, path, "iterations", 1, INT_MAX, &iterations) ||
+        loader_either(ld, e, path, "damping", "damping_rate") ||
         sjson_get_number(&ld->cx, e, path, "damping", &SJSON_UNIT, &ev->damping) ||
+        sjson_get_number(&ld->cx, e, path, "damping_rate", &SJSON_NONNEG, &rate) ||
         sjson_get_integer(&ld->cx, e, path, "collide_every", 1, SCENARIO_MAX_COUNT, &every))
         return CATENA_EINPUT;
+    if (rate >= 0) { /* as solver.damping_rate: the same meaning under every method */
+        ev->damping = model_damping_of_rate(ld->m, rate);
+        ev->set |= SET_DAMPING;
+    }
     static const char *const keys[] = {"gravity",    "wind",    "gust",
                                        "iterations", "damping", "collide_every"};
     for (unsigned k = 0; k < sizeof keys / sizeof *keys; k++)
@@ -269,8 +277,8 @@ static int read_set(struct loader *ld, const cJSON *e, const char *path, struct 
             ev->set |= 1u << k;
     if (!ev->set)
         return sjson_error(&ld->cx, path,
-                           "nothing to set (give gravity, wind, gust, iterations, damping or "
-                           "collide_every)");
+                           "nothing to set (give gravity, wind, gust, iterations, damping, "
+                           "damping_rate or collide_every)");
     ev->iterations = (int)iterations;
     ev->collide_every = every > INT_MAX ? INT_MAX : (int)every;
     return 0;
@@ -284,13 +292,13 @@ static int read_kind(struct loader *ld, const cJSON *e, const char *path, struct
         return read_cut(ld, e, path, ev);
     case EVENT_RELEASE:
         ev->target = TARGET_POINT;
-        return sjson_check_object(&ld->cx, e, path, point_only_keys) ||
+        return sjson_check_object(&ld->cx, e, path, scenario_point_only_keys) ||
                read_point_ref(ld, e, path, &ev->index) ||
                check_releasable(ld, path, ev->index, "released");
     case EVENT_PIN:
         ev->target = TARGET_POINT;
         ev->has_at = sjson_child(e, "at") != NULL;
-        return sjson_check_object(&ld->cx, e, path, pin_event_keys) ||
+        return sjson_check_object(&ld->cx, e, path, scenario_pin_event_keys) ||
                read_point_ref(ld, e, path, &ev->index) ||
                sjson_get_vector(&ld->cx, e, path, "at", ld->m->dims, &ev->v);
     case EVENT_DRAG:
@@ -298,16 +306,17 @@ static int read_kind(struct loader *ld, const cJSON *e, const char *path, struct
     case EVENT_REEL:
         return read_reel(ld, e, path, ev);
     case EVENT_VELOCITY:
-        return sjson_check_object(&ld->cx, e, path, velocity_keys) ||
+        return sjson_check_object(&ld->cx, e, path, scenario_velocity_keys) ||
                read_target(ld, e, path, ev) ||
                sjson_get_vector(&ld->cx, e, path, "v", ld->m->dims, &ev->v);
     case EVENT_IMPULSE:
-        return sjson_check_object(&ld->cx, e, path, impulse_keys) || read_target(ld, e, path, ev) ||
+        return sjson_check_object(&ld->cx, e, path, scenario_impulse_keys) ||
+               read_target(ld, e, path, ev) ||
                sjson_get_vector(&ld->cx, e, path, "j", ld->m->dims, &ev->v);
     case EVENT_SET:
         return read_set(ld, e, path, ev);
     case EVENT_TELEPORT:
-        return sjson_check_object(&ld->cx, e, path, teleport_keys) ||
+        return sjson_check_object(&ld->cx, e, path, scenario_teleport_keys) ||
                read_target(ld, e, path, ev) ||
                sjson_get_vector(&ld->cx, e, path, "by", ld->m->dims, &ev->v);
     }
@@ -339,7 +348,8 @@ static int read_event(struct loader *ld, const cJSON *e, const char *path, struc
 {
     char p[SJSON_PATH_MAX];
     *ev = (struct event){0};
-    if (sjson_check_object(&ld->cx, e, path, event_keys) || read_when(ld, e, path, &ev->step))
+    if (sjson_check_object(&ld->cx, e, path, scenario_event_keys) ||
+        read_when(ld, e, path, &ev->step))
         return CATENA_EINPUT;
     int found = -1;
     for (int k = 0; kind_keys[k]; k++) {

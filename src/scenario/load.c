@@ -7,6 +7,7 @@
 #include "scenario/scenario.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,7 @@
  * beside its reader): one key a line, so that features add keys without touching their
  * neighbours. */
 // clang-format off
-static const struct sjson_key top_keys[] = {
+const struct sjson_key scenario_top_keys[] = {
     {"catena", 1},
     {"name", 0},
     {"dimensions", 0},
@@ -73,6 +74,8 @@ static int read_name(struct loader *ld)
         if (!dir_name_ok(name))
             return sjson_error(&ld->cx, "name", "\"%s\" cannot be used as a directory name (%s)",
                                sjson_show(shown, name), DIR_NAME_RULE);
+    } else if (ld->default_name) {
+        name = ld->default_name;
     } else {
         const char *base = strrchr(ld->cx.label, '/');
         base = base ? base + 1 : ld->cx.label;
@@ -123,7 +126,7 @@ static int read_dimensions(struct loader *ld)
 
 static int check_top(struct loader *ld)
 {
-    return sjson_check_object(&ld->cx, ld->root, "", top_keys);
+    return sjson_check_object(&ld->cx, ld->root, "", scenario_top_keys);
 }
 
 static int check_has_points(struct loader *ld)
@@ -193,6 +196,43 @@ static int record_overrides(struct scenario_provenance *p, const struct scenario
     return 0;
 }
 
+/* The overrides' paths as messages write them ("points.3.mass" as "points[3].mass") with the
+ * names of the options that gave them, for sjson_error; each origin's path and name share one
+ * allocation, which starts at path. */
+static struct sjson_origin *make_origins(const struct scenario_options *o, size_t *n)
+{
+    struct sjson_origin *origins = calloc(o->nov ? o->nov : 1, sizeof *origins);
+    *n = 0;
+    for (size_t i = 0; origins && i < o->nov; i++) {
+        const struct scenario_override *ov = &o->ov[i];
+        if (!o->names[i])
+            continue;
+        const size_t size = 2 * strlen(ov->path) + strlen(o->names[i]) + 220;
+        char *text = malloc(size), *w = text;
+        if (!text) {
+            while ((*n)--)
+                free((char *)origins[*n].path);
+            free(origins);
+            return NULL;
+        }
+        for (const char *c = ov->path; *c; c += strcspn(c, ".") + (c[strcspn(c, ".")] == '.')) {
+            const int len = (int)strcspn(c, "."), index = strspn(c, "0123456789") >= (size_t)len;
+            if (index)
+                w += sprintf(w, "[%.*s]", len, c);
+            else
+                w += sprintf(w, "%s%.*s", c == ov->path ? "" : ".", len, c);
+        }
+        origins[*n].path = text;
+        origins[*n].name = ++w;
+        if (strcmp(o->names[i], "--set") == 0)
+            snprintf(w, (size_t)(text + size - w), "--set %s=%.200s", ov->path, ov->value);
+        else
+            snprintf(w, (size_t)(text + size - w), "%s", o->names[i]);
+        (*n)++;
+    }
+    return origins;
+}
+
 /* Replaces every number under item by raw text in fmt_double's shortest round-trip form:
  * cJSON prints some doubles with 15 digits when they come within an ulp, not bit for bit. */
 static int numbers_exact(cJSON *item)
@@ -231,6 +271,20 @@ static int keep_effective_text(struct loader *ld, cJSON *root)
     return 0;
 }
 
+/* The file's solver.method and solver.damping, as written, before any override. */
+static void file_solver(struct loader *ld, const cJSON *root)
+{
+    const cJSON *s = sjson_child(root, "solver");
+    const cJSON *method = s ? sjson_child(s, "method") : NULL;
+    const cJSON *damping = s ? sjson_child(s, "damping") : NULL;
+    static const char *const names[] = {"verlet", "pbd", "xpbd"};
+    ld->file_method = method ? -1 : METHOD_VERLET;
+    for (int k = 0; k < 3 && cJSON_IsString(method); k++)
+        if (strcmp(method->valuestring, names[k]) == 0)
+            ld->file_method = k;
+    ld->file_damping = cJSON_IsNumber(damping) ? damping->valuedouble : NAN;
+}
+
 struct scenario *scenario_parse(const char *label, const char *text, size_t len,
                                 const struct scenario_override *ov, size_t nov,
                                 struct catena_error *err)
@@ -244,17 +298,26 @@ struct scenario *scenario_parse(const char *label, const char *text, size_t len,
 struct scenario *scenario_parse_opts(const char *label, const char *text, size_t len,
                                      const struct scenario_options *o, struct catena_error *err)
 {
-    struct loader ld = {.cx = {.label = label, .err = err}, .max_points = o->max_points};
+    struct loader ld = {.cx = {.label = label, .err = err},
+                        .max_points = o->max_points,
+                        .default_name = o->default_name};
+    struct sjson_origin *origins = NULL;
     cJSON *root = NULL;
     error_clear(err);
     if (!(root = sjson_parse(label, text, len, err)))
         return NULL;
     ld.root = root;
+    if (o->names && !(origins = make_origins(o, &ld.cx.norigins))) {
+        error_set(err, CATENA_EFAIL, "out of memory");
+        goto fail;
+    }
+    ld.cx.origins = origins;
     if (!cJSON_IsObject(root)) {
         sjson_error(&ld.cx, "", "expected a JSON object at the top level, got %s",
                     sjson_type_name(root));
         goto fail;
     }
+    file_solver(&ld, root);
     for (size_t i = 0; i < o->nov; i++)
         if (scenario_override_apply(root, &o->ov[i], err))
             goto fail;
@@ -277,6 +340,9 @@ done:
     sref_destroy(ld.names);
     free(ld.plans);
     free(ld.origins);
+    for (size_t i = 0; i < ld.cx.norigins; i++)
+        free((char *)origins[i].path);
+    free(origins);
     cJSON_Delete(root);
     return ld.sc;
 }

@@ -43,7 +43,13 @@ struct loader {
     struct body_plan *plans;    /* [bodies] checked before any is built (scenario/bodies.c) */
     struct pin_origin *origins; /* [m->npins] */
     size_t origin_cap;
-    long long max_points; /* loader_check_size refuses more */
+    long long max_points;     /* loader_check_size refuses more */
+    const char *default_name; /* scenario_options.default_name */
+    /* The file's own solver.method (enum solver_method, -1 when it names none the loader
+     * knows) and solver.damping (NaN when it has none), before the overrides: a damping
+     * written for one method and run under another is warned about (scenario/solver.c). */
+    int file_method;
+    double file_damping;
 };
 
 /* ---- helpers (scenario/loader.c) ---- */
@@ -122,5 +128,28 @@ int scenario_read_constraints(struct loader *ld);
 /* events[], last: they refer to links and append the points and links that cuts reserve
  * (scenario/events.c). */
 int scenario_read_events(struct loader *ld);
+
+/* ---- the key tables and names of the sections, for catena schema (scenario/schema.c) ---- */
+
+extern const struct sjson_key scenario_top_keys[], scenario_time_keys[], scenario_settle_keys[],
+    scenario_solver_keys[], scenario_world_keys[], scenario_gust_keys[], scenario_point_keys[],
+    scenario_link_keys[], scenario_pin_keys[], scenario_linear_keys[], scenario_sine_keys[],
+    scenario_keyframe_keys[], scenario_self_keys[], scenario_angle_keys[], scenario_area_keys[],
+    scenario_shape_keys[], scenario_attachment_keys[], scenario_output_keys[],
+    scenario_render_keys[], scenario_view_keys[], scenario_sheet_keys[], scenario_obstacle_keys[],
+    scenario_event_keys[], scenario_cut_keys[], scenario_point_only_keys[],
+    scenario_pin_event_keys[], scenario_drag_keys[], scenario_reel_keys[], scenario_velocity_keys[],
+    scenario_impulse_keys[], scenario_teleport_keys[], scenario_set_keys[];
+
+extern const char *const scenario_method_names[],
+    *const scenario_order_names[], *const scenario_kernel_names[],
+                                       *const scenario_link_kind_names[],
+                                           *const scenario_format_names[],
+                                               *const scenario_report_names[],
+                                                   *const scenario_color_by_names[];
+
+/* Whether an obstacle of the type (enum obstacle_type) takes the key: every key but the shape
+ * keys, and the shape keys of its own shape (scenario/obstacles.c). */
+int scenario_obstacle_takes(int type, const char *key);
 
 #endif

@@ -12,7 +12,7 @@
 static const struct sjson_range UNIT_CLOSED = {0.0, 1.0, 0, 0}; /* 0 <= x <= 1 */
 
 // clang-format off
-static const struct sjson_key obstacle_keys[] = {
+const struct sjson_key scenario_obstacle_keys[] = {
     {"type", 1},
     {"point", 0},
     {"normal", 0},
@@ -140,27 +140,37 @@ static int read_half(struct loader *ld, const cJSON *e, const char *path, vec3 *
     return 0;
 }
 
+/* The keys that say where a shape is; each shape takes some of them. */
+static const char *const shape_keys[] = {"point", "normal",     "center", "radius", "half", "angle",
+                                         "euler", "quaternion", "a",      "b",      NULL};
+static const char *const takes[][6] = {
+    [OBSTACLE_PLANE] = {"point", "normal"},
+    [OBSTACLE_SPHERE] = {"center", "radius"},
+    [OBSTACLE_BOX] = {"center", "half", "angle", "euler", "quaternion"},
+    [OBSTACLE_CAPSULE] = {"a", "b", "radius"},
+    [OBSTACLE_BOUNDS] = {"center", "half", "angle", "euler", "quaternion"},
+};
+
+int scenario_obstacle_takes(int type, const char *key)
+{
+    int shape_key = 0;
+    for (int k = 0; shape_keys[k]; k++)
+        shape_key |= strcmp(shape_keys[k], key) == 0;
+    for (int j = 0; shape_key && takes[type][j]; j++)
+        if (strcmp(takes[type][j], key) == 0)
+            return 1;
+    return !shape_key;
+}
+
 /* The keys of each shape: required ones, and every other shape key refused. */
 static int read_shape(struct loader *ld, const cJSON *e, const char *path, struct obstacle *o)
 {
-    static const char *const shape_keys[] = {"point", "normal", "center", "radius",
-                                             "half",  "angle",  "euler",  "quaternion",
-                                             "a",     "b",      NULL};
-    static const char *const takes[][6] = {
-        [OBSTACLE_PLANE] = {"point", "normal"},
-        [OBSTACLE_SPHERE] = {"center", "radius"},
-        [OBSTACLE_BOX] = {"center", "half", "angle", "euler", "quaternion"},
-        [OBSTACLE_CAPSULE] = {"a", "b", "radius"},
-        [OBSTACLE_BOUNDS] = {"center", "half", "angle", "euler", "quaternion"},
-    };
     const char *type = obstacle_type_names[o->type];
     for (int k = 0; shape_keys[k]; k++) {
-        int ok = 0;
-        for (int j = 0; takes[o->type][j]; j++)
-            ok |= strcmp(takes[o->type][j], shape_keys[k]) == 0;
         char why[128];
         snprintf(why, sizeof why, "a %s has no \"%s\"", type, shape_keys[k]);
-        if (!ok && loader_refuse(ld, e, path, shape_keys[k], why))
+        if (!scenario_obstacle_takes(o->type, shape_keys[k]) &&
+            loader_refuse(ld, e, path, shape_keys[k], why))
             return CATENA_EINPUT;
     }
     switch ((enum obstacle_type)o->type) {
@@ -192,7 +202,7 @@ static int read_obstacle(struct loader *ld, const cJSON *e, const char *path)
     struct obstacle o = {0};
     int type = 0;
     char p[SJSON_PATH_MAX];
-    if (sjson_check_object(&ld->cx, e, path, obstacle_keys) ||
+    if (sjson_check_object(&ld->cx, e, path, scenario_obstacle_keys) ||
         sjson_enum(&ld->cx, sjson_child(e, "type"), sjson_path_key(p, path, "type"),
                    obstacle_type_names, &type))
         return CATENA_EINPUT;

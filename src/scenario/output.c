@@ -9,7 +9,7 @@
 #include "scenario/loader.h"
 
 // clang-format off
-static const struct sjson_key output_keys[] = {
+const struct sjson_key scenario_output_keys[] = {
     {"trajectory", 0},
     {"every", 0},
     {"render", 0},
@@ -21,8 +21,8 @@ static const struct sjson_key output_keys[] = {
 
 /* Names as the file writes them: entry i is the bit 1 << i of enum output_format, and of
  * enum report_kind. */
-static const char *const format_names[] = {"csv", "json", "npy", NULL};
-static const char *const report_names[] = {"catenary", NULL};
+const char *const scenario_format_names[] = {"csv", "json", "npy", NULL};
+const char *const scenario_report_names[] = {"catenary", NULL};
 
 struct scenario_output scenario_output_default(void)
 {
@@ -49,10 +49,11 @@ static int read_formats(struct loader *ld, const cJSON *list, unsigned *bits)
     for (const cJSON *e = list->child; e; e = e->next, i++) {
         char p[SJSON_PATH_MAX];
         int k = 0;
-        if (sjson_enum(&ld->cx, e, sjson_path_index(p, "output.trajectory", i), format_names, &k))
+        if (sjson_enum(&ld->cx, e, sjson_path_index(p, "output.trajectory", i),
+                       scenario_format_names, &k))
             return CATENA_EINPUT;
         if (*bits & (1u << k))
-            return sjson_error(&ld->cx, p, "\"%s\" is listed twice", format_names[k]);
+            return sjson_error(&ld->cx, p, "\"%s\" is listed twice", scenario_format_names[k]);
         *bits |= 1u << k;
     }
     return 0;
@@ -62,7 +63,7 @@ int scenario_read_output(struct loader *ld)
 {
     const cJSON *o, *traj = NULL;
     long long every = ld->out->every;
-    if (sjson_object(&ld->cx, ld->root, "", "output", output_keys, &o) ||
+    if (sjson_object(&ld->cx, ld->root, "", "output", scenario_output_keys, &o) ||
         sjson_array(&ld->cx, o, "output", "trajectory", &traj) ||
         sjson_get_integer(&ld->cx, o, "output", "every", 1, SCENARIO_MAX_COUNT, &every) ||
         (traj && read_formats(ld, traj, &ld->out->formats)) ||
@@ -90,10 +91,11 @@ int scenario_read_reports(struct loader *ld)
     for (const cJSON *e = list ? list->child : NULL; e; e = e->next, i++) {
         char p[SJSON_PATH_MAX];
         int r = 0;
-        if (sjson_enum(&ld->cx, e, sjson_path_index(p, "output.reports", i), report_names, &r))
+        if (sjson_enum(&ld->cx, e, sjson_path_index(p, "output.reports", i), scenario_report_names,
+                       &r))
             return CATENA_EINPUT;
         if (reports & (1u << r))
-            return sjson_error(&ld->cx, p, "\"%s\" is listed twice", report_names[r]);
+            return sjson_error(&ld->cx, p, "\"%s\" is listed twice", scenario_report_names[r]);
         reports |= 1u << r;
         if ((1u << r) == REPORT_CATENARY && !has_hanging_rope(ld->m))
             return sjson_error(&ld->cx, p,

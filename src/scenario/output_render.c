@@ -12,7 +12,7 @@
 #define MIN_SIDE 16 /* px: smaller frames have no room for the overlay */
 
 // clang-format off
-static const struct sjson_key render_keys[] = {
+const struct sjson_key scenario_render_keys[] = {
     {"fps", 0},
     {"every", 0},
     {"size", 0},
@@ -27,12 +27,12 @@ static const struct sjson_key render_keys[] = {
     {"contact_sheet", 0},
     {NULL, 0},
 };
-static const struct sjson_key view_keys[] = {
+const struct sjson_key scenario_view_keys[] = {
     {"center", 1},
     {"width", 1},
     {NULL, 0},
 };
-static const struct sjson_key sheet_keys[] = {
+const struct sjson_key scenario_sheet_keys[] = {
     {"frames", 0},
     {"columns", 0},
     {"width", 0},
@@ -41,7 +41,7 @@ static const struct sjson_key sheet_keys[] = {
 // clang-format on
 
 /* Indexed by enum render_color_by. */
-static const char *const color_by_names[] = {"stretch", "tension", "speed", "none", NULL};
+const char *const scenario_color_by_names[] = {"stretch", "tension", "speed", "none", NULL};
 
 static const struct sjson_range FPS_RANGE = {0, 10000, 1, 0};
 static const struct sjson_range WIDTH_RANGE = {0, 100, 1, 0};
@@ -143,7 +143,7 @@ static int read_point_radius(struct loader *ld, const cJSON *r, struct render_op
 static int read_view(struct loader *ld, const cJSON *r, struct render_opts *o)
 {
     const cJSON *view;
-    if (sjson_object(&ld->cx, r, "output.render", "view", view_keys, &view))
+    if (sjson_object(&ld->cx, r, "output.render", "view", scenario_view_keys, &view))
         return CATENA_EINPUT;
     if (!view)
         return 0;
@@ -185,7 +185,7 @@ static int read_sheet(struct loader *ld, const cJSON *r, struct render_opts *o)
     if (!cJSON_IsObject(cs))
         return sjson_error(&ld->cx, "output.render.contact_sheet",
                            "expected true, false or an object, got %s", sjson_type_name(cs));
-    if (sjson_check_object(&ld->cx, cs, "output.render.contact_sheet", sheet_keys) ||
+    if (sjson_check_object(&ld->cx, cs, "output.render.contact_sheet", scenario_sheet_keys) ||
         sjson_get_integer(&ld->cx, cs, "output.render.contact_sheet", "frames", 1,
                           RENDER_SHEET_MAX_FRAMES, &frames) ||
         sjson_get_integer(&ld->cx, cs, "output.render.contact_sheet", "columns", 1,
@@ -218,13 +218,14 @@ int scenario_read_render(struct loader *ld)
     const cJSON *out = sjson_child(ld->root, "output"), *r;
     int color_by = RENDER_BY_STRETCH;
     long long level = 1;
-    if (sjson_object(&ld->cx, out, "output", "render", render_keys, &r))
+    if (sjson_object(&ld->cx, out, "output", "render", scenario_render_keys, &r))
         return CATENA_EINPUT;
     if (!r)
         return 0;
     struct render_opts o = render_opts_default();
     if (read_timing(ld, r, &o) || read_size(ld, r, &o) ||
-        sjson_get_enum(&ld->cx, r, "output.render", "color_by", color_by_names, &color_by) ||
+        sjson_get_enum(&ld->cx, r, "output.render", "color_by", scenario_color_by_names,
+                       &color_by) ||
         read_range(ld, r, &o) ||
         sjson_get_number(&ld->cx, r, "output.render", "line_width", &WIDTH_RANGE, &o.line_width) ||
         read_point_radius(ld, r, &o) || read_view(ld, r, &o) || read_angles(ld, r, &o) ||

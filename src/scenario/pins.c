@@ -9,18 +9,18 @@
 #include "scenario/loader.h"
 
 // clang-format off
-static const struct sjson_key pin_keys[] = {
+const struct sjson_key scenario_pin_keys[] = {
     {"point", 1},
     {"at", 0},
     {"motion", 0},
     {NULL, 0},
 };
-static const struct sjson_key linear_keys[] = {
+const struct sjson_key scenario_linear_keys[] = {
     {"type", 1},
     {"velocity", 1},
     {NULL, 0},
 };
-static const struct sjson_key sine_keys[] = {
+const struct sjson_key scenario_sine_keys[] = {
     {"type", 1},
     {"axis", 1},
     {"amplitude", 1},
@@ -28,7 +28,7 @@ static const struct sjson_key sine_keys[] = {
     {"phase", 0},
     {NULL, 0},
 };
-static const struct sjson_key keyframe_keys[] = {
+const struct sjson_key scenario_keyframe_keys[] = {
     {"type", 1},
     {"times", 1},
     {"positions", 1},
@@ -93,7 +93,8 @@ static int read_motion(struct loader *ld, const cJSON *e, const char *path, size
         return CATENA_EINPUT;
     struct pin *pn = &ld->m->pins[pin];
     pn->motion = (uint8_t)(type + 1);
-    static const struct sjson_key *const keys[] = {NULL, linear_keys, sine_keys, keyframe_keys};
+    static const struct sjson_key *const keys[] = {NULL, scenario_linear_keys, scenario_sine_keys,
+                                                   scenario_keyframe_keys};
     if (sjson_check_object(&ld->cx, mo, p, keys[pn->motion]))
         return CATENA_EINPUT;
     switch ((enum pin_motion_type)pn->motion) {
@@ -134,7 +135,7 @@ int scenario_read_pins(struct loader *ld)
         char p[SJSON_PATH_MAX], pp[SJSON_PATH_MAX];
         uint32_t point = 0;
         sjson_path_index(p, "pins", i);
-        if (sjson_check_object(&ld->cx, e, p, pin_keys) ||
+        if (sjson_check_object(&ld->cx, e, p, scenario_pin_keys) ||
             sref_resolve(ld->names, ld->m, &ld->cx, sjson_child(e, "point"),
                          sjson_path_key(pp, p, "point"), &point))
             return CATENA_EINPUT;

@@ -8,7 +8,7 @@
 #include "scenario/loader.h"
 
 // clang-format off
-static const struct sjson_key point_keys[] = {
+const struct sjson_key scenario_point_keys[] = {
     {"name", 0},
     {"p", 1},
     {"v", 0},
@@ -16,7 +16,7 @@ static const struct sjson_key point_keys[] = {
     {"radius", 0},
     {NULL, 0},
 };
-static const struct sjson_key link_keys[] = {
+const struct sjson_key scenario_link_keys[] = {
     {"a", 1},
     {"b", 1},
     {"rest", 0},
@@ -36,7 +36,7 @@ static int read_point(struct loader *ld, const cJSON *e, const char *path)
     vec3 p = v3(0, 0, 0), v = v3(0, 0, 0);
     double mass = 0, radius = 0;
     char np[SJSON_PATH_MAX], shown[SJSON_SHOW_SIZE];
-    if (sjson_check_object(&ld->cx, e, path, point_keys) ||
+    if (sjson_check_object(&ld->cx, e, path, scenario_point_keys) ||
         sjson_get_string(&ld->cx, e, path, "name", &name) ||
         sjson_get_vector(&ld->cx, e, path, "p", ld->m->dims, &p) ||
         sjson_get_vector(&ld->cx, e, path, "v", ld->m->dims, &v) ||
@@ -106,7 +106,7 @@ static int read_link(struct loader *ld, const cJSON *e, const char *path)
     char pa[SJSON_PATH_MAX], pb[SJSON_PATH_MAX], what[300];
     uint32_t a = 0, b = 0;
     double rest = 0, stiffness = 1.0, break_stretch = 0.0;
-    if (sjson_check_object(&ld->cx, e, path, link_keys) ||
+    if (sjson_check_object(&ld->cx, e, path, scenario_link_keys) ||
         sref_resolve(ld->names, ld->m, &ld->cx, sjson_child(e, "a"), sjson_path_key(pa, path, "a"),
                      &a) ||
         sref_resolve(ld->names, ld->m, &ld->cx, sjson_child(e, "b"), sjson_path_key(pb, path, "b"),

@@ -36,5 +36,6 @@ void scenario_destroy(struct scenario *sc)
         free(p->overrides[i]);
     free(p->overrides);
     free(p->json);
+    warnings_clear(&sc->warnings);
     free(sc);
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "core/warnings.h"
 #include "model/model.h"
 #include "scenario/output.h"
 
@@ -29,6 +30,9 @@ struct scenario {
     struct model *model; /* owned */
     struct scenario_output output;
     struct scenario_provenance provenance;
+    struct warnings warnings; /* what loading found allowed but probably not meant (validate
+                                 prints them, a run prints them and lists them in
+                                 summary.json) */
 };
 
 /* A scenario built in code around the model m, which it owns from then on (m NULL: a new
@@ -57,6 +61,14 @@ struct scenario_options {
     const struct scenario_override *ov;
     size_t nov;
     long long max_points; /* >= 1 */
+    /* NULL, or [nov] the command-line option that gave each override, for messages: an error
+     * in its value names the option rather than the file. "--steps": "catena: --steps: must be
+     * at least 0 (got -5)"; "--set": "--set time.steps=-5: ..."; NULL: the file, as when
+     * names is NULL (a sweep's overrides). */
+    const char *const *names;
+    /* The name of a scenario without "name" (NULL: its file name without ".json"); for a
+     * label that is no file name, such as "<stdin>". */
+    const char *default_name;
 };
 
 struct scenario_options scenario_options_default(void);

@@ -6,14 +6,14 @@
 #include "scenario/loader.h"
 
 // clang-format off
-static const struct sjson_key time_keys[] = {
+const struct sjson_key scenario_time_keys[] = {
     {"dt", 1},
     {"steps", 1},
     {"substeps", 0},
     {"until_settled", 0},
     {NULL, 0},
 };
-static const struct sjson_key settle_keys[] = {
+const struct sjson_key scenario_settle_keys[] = {
     {"speed", 1},
     {"for", 0},
     {NULL, 0},
@@ -24,7 +24,7 @@ static const struct sjson_key settle_keys[] = {
 static int read_settle(struct loader *ld, const cJSON *t)
 {
     const cJSON *settle = NULL;
-    if (sjson_object(&ld->cx, t, "time", "until_settled", settle_keys, &settle))
+    if (sjson_object(&ld->cx, t, "time", "until_settled", scenario_settle_keys, &settle))
         return CATENA_EINPUT;
     if (!settle)
         return 0;
@@ -41,7 +41,7 @@ int scenario_read_time(struct loader *ld)
 {
     const cJSON *t;
     long long steps = 0, substeps = 1;
-    if (sjson_object(&ld->cx, ld->root, "", "time", time_keys, &t) ||
+    if (sjson_object(&ld->cx, ld->root, "", "time", scenario_time_keys, &t) ||
         sjson_get_number(&ld->cx, t, "time", "dt", &SJSON_POSITIVE, &ld->m->dt) ||
         sjson_get_integer(&ld->cx, t, "time", "steps", 0, SCENARIO_MAX_COUNT, &steps) ||
         sjson_get_integer(&ld->cx, t, "time", "substeps", 1, INT_MAX, &substeps))

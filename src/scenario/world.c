@@ -4,13 +4,13 @@
 #include "scenario/loader.h"
 
 // clang-format off
-static const struct sjson_key world_keys[] = {
+const struct sjson_key scenario_world_keys[] = {
     {"gravity", 0},
     {"wind", 0},
     {"gust", 0},
     {NULL, 0},
 };
-static const struct sjson_key gust_keys[] = {
+const struct sjson_key scenario_gust_keys[] = {
     {"amplitude", 1},
     {"frequency", 1},
     {NULL, 0},
@@ -20,7 +20,7 @@ static const struct sjson_key gust_keys[] = {
 int scenario_read_gust(struct loader *ld, const cJSON *g, const char *path, double *amplitude,
                        double *frequency)
 {
-    if (sjson_check_object(&ld->cx, g, path, gust_keys) ||
+    if (sjson_check_object(&ld->cx, g, path, scenario_gust_keys) ||
         sjson_get_number(&ld->cx, g, path, "amplitude", &SJSON_NONNEG, amplitude) ||
         sjson_get_number(&ld->cx, g, path, "frequency", &SJSON_POSITIVE, frequency))
         return CATENA_EINPUT;
@@ -31,7 +31,7 @@ int scenario_read_world(struct loader *ld)
 {
     struct model *m = ld->m;
     const cJSON *w, *gust;
-    if (sjson_object(&ld->cx, ld->root, "", "world", world_keys, &w) ||
+    if (sjson_object(&ld->cx, ld->root, "", "world", scenario_world_keys, &w) ||
         sjson_get_vector(&ld->cx, w, "world", "gravity", m->dims, &m->gravity) ||
         sjson_get_vector(&ld->cx, w, "world", "wind", m->dims, &m->wind))
         return CATENA_EINPUT;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "scenario/sjson.h"
 
 struct sweep_plan;
 struct cJSON;
@@ -67,5 +68,9 @@ static inline int sweep_oom(struct catena_error *err, const char *file)
 {
     return error_set(err, CATENA_EFAIL, "%s: out of memory", file);
 }
+
+/* A sweep file's keys and its modes (sweep/load.c), for catena schema (sweep/schema.c). */
+extern const struct sjson_key sweep_keys[];
+extern const char *const sweep_mode_names[];
 
 #endif

@@ -17,13 +17,14 @@
 #include "core/alloc.h"
 #include "core/path.h"
 #include "core/readfile.h"
+#include "core/spell.h"
 #include "model/model.h"
 #include "scenario/scenario.h"
 #include "scenario/sjson.h"
 #include "sweep/internal.h"
 
 // clang-format off
-static const struct sjson_key sweep_keys[] = {
+const struct sjson_key sweep_keys[] = {
     {"description", 0},
     {"base", 1},
     {"set", 0},
@@ -35,7 +36,7 @@ static const struct sjson_key sweep_keys[] = {
 // clang-format on
 
 enum sweep_mode { MODE_PRODUCT, MODE_ZIP };
-static const char *const mode_names[] = {"product", "zip", NULL};
+const char *const sweep_mode_names[] = {"product", "zip", NULL};
 
 /* The files a collect path may read: FILE.PATH. */
 static const char *const collect_files[] = {"summary", "catenary", "metrics", NULL};
@@ -219,7 +220,7 @@ static int read_collect(const struct sjson *cx, const cJSON *root, struct sweep_
             snprintf(word, sizeof word, "%.*s", (int)(n < 63 ? n : 63), s);
             const char *hint = NULL;
             for (int k = 0; collect_files[k] && !hint; k++)
-                if (sjson_is_close(word, collect_files[k]))
+                if (spell_is_close(word, collect_files[k]))
                     hint = collect_files[k];
             if (hint)
                 return sjson_error(cx, where, "\"%s\": unknown file \"%s\" (did you mean \"%s\"?)",
@@ -424,7 +425,7 @@ struct sweep_plan *sweep_load(const char *path, struct catena_error *err)
     if (sjson_check_object(&cx, root, "", sweep_keys) ||
         (desc && sjson_string(&cx, desc, "description", &ignored)) ||
         sjson_string(&cx, base, "base", &base_path) ||
-        sjson_get_enum(&cx, root, "", "mode", mode_names, &mode) ||
+        sjson_get_enum(&cx, root, "", "mode", sweep_mode_names, &mode) ||
         read_vary(&cx, sjson_child(root, "vary"), &ax, &nax) ||
         sjson_array(&cx, root, "", "collect", &arr) ||
         count_runs(&cx, ax, nax, (enum sweep_mode)mode, &nruns))

@@ -93,10 +93,16 @@ struct sweep_exec_options {
     const char *dir;     /* the sweep's output directory */
     const char *program; /* the catena program every run executes */
     int jobs;            /* runs at a time, at least 1 */
-    /* Called as each run that was started ends; may be NULL. */
+    /* Called as each run that was started ends (out[i].reused is set for every run before
+     * the first call); may be NULL. */
     void (*done)(void *ctx, const struct sweep_plan *p, size_t i, const struct sweep_outcome *o);
+    /* Called about every SWEEP_TICK seconds while runs go, for a progress display; may be
+     * NULL (then the sweep sleeps until a run ends). */
+    void (*tick)(void *ctx);
     void *ctx;
 };
+
+#define SWEEP_TICK 0.25 /* s */
 
 /* Writes DIR/plan.json, then starts every run without a finished result (sweep_check_run
  * says ok: those are reused), at most o->jobs at a time, each as
@@ -133,5 +139,11 @@ char *sweep_command(const struct sweep_plan *p, const char *dir, const char *pro
  * program is the catena the jobs run (an absolute path, or a name found in PATH). */
 int sweep_emit(const struct sweep_plan *p, enum sweep_engine engine, const char *dir,
                const char *program, struct catena_error *err);
+
+/* ---- the sweep file's JSON Schema (sweep/schema.c) ---- */
+
+/* As scenario_schema (scenario/schema.h), for sweep files. */
+struct cJSON;
+struct cJSON *sweep_schema(struct catena_error *err);
 
 #endif

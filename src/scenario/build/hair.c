@@ -91,7 +91,7 @@ static const struct sjson_key hair_more_keys[] = {
     {"bend", 0},
     {NULL, 0},
 };
-static const struct sjson_key arc_keys[] = {
+const struct sjson_key build_hair_arc_keys[] = {
     {"center", 1},
     {"radius", 1},
     {"start", 1},
@@ -113,7 +113,7 @@ static int read_hair_roots(struct loader *ld, const cJSON *e, const char *path,
     if (arc) {
         if ((has_from && loader_either(ld, e, path, "from", "arc")) ||
             (has_to && loader_either(ld, e, path, "to", "arc")) ||
-            sjson_object(&ld->cx, e, path, "arc", arc_keys, &arc))
+            sjson_object(&ld->cx, e, path, "arc", build_hair_arc_keys, &arc))
             return CATENA_EINPUT;
         sjson_path_key(p, path, "arc");
         def->arc = 1;

@@ -219,7 +219,7 @@ static const char *const ragdoll_pin_names[] = {
     "first",   "last",   "head",       "neck",    "chest",  "pelvis", "l_shoulder",
     "l_elbow", "l_hand", "r_shoulder", "r_elbow", "r_hand", "l_hip",  "l_knee",
     "l_foot",  "r_hip",  "r_knee",     "r_foot",  NULL};
-static const char *const pose_names[] = {"stand", "t", NULL};
+const char *const build_ragdoll_pose_names[] = {"stand", "t", NULL};
 
 static int read_ragdoll(struct loader *ld, const cJSON *e, const char *path, struct body_plan *p,
                         long long *points)
@@ -233,7 +233,7 @@ static int read_ragdoll(struct loader *ld, const cJSON *e, const char *path, str
         sjson_get_vector(&ld->cx, e, path, "position", ld->m->dims, &def->position) ||
         sjson_get_number(&ld->cx, e, path, "height", &SJSON_POSITIVE, &def->height) ||
         sjson_get_number(&ld->cx, e, path, "angle", &SJSON_ANY, &def->angle) ||
-        sjson_get_enum(&ld->cx, e, path, "pose", pose_names, &pose) ||
+        sjson_get_enum(&ld->cx, e, path, "pose", build_ragdoll_pose_names, &pose) ||
         bodies_read_set(ld, e, path, "joints", bodies_set_keys, &def->joints))
         return CATENA_EINPUT;
     p->npoints = RAG_NPOINTS;

@@ -187,7 +187,7 @@ static const struct sjson_key rope_more_keys[] = {
 };
 // clang-format on
 
-static const char *const rope_shape_names[] = {"catenary", "sag", "straight", NULL};
+const char *const build_rope_shape_names[] = {"catenary", "sag", "straight", NULL};
 
 /* Checks the rope's geometry: distinct ends, a length that the segments and the shape can
  * take. */
@@ -247,7 +247,7 @@ static int read_rope(struct loader *ld, const cJSON *e, const char *path, struct
     if (sjson_get_vector(&ld->cx, e, path, "from", ld->m->dims, &def->from) ||
         sjson_get_vector(&ld->cx, e, path, "to", ld->m->dims, &def->to) ||
         sjson_get_number(&ld->cx, e, path, "length", &SJSON_POSITIVE, &def->length) ||
-        sjson_get_enum(&ld->cx, e, path, "shape", rope_shape_names, &shape))
+        sjson_get_enum(&ld->cx, e, path, "shape", build_rope_shape_names, &shape))
         return CATENA_EINPUT;
     def->shape = (enum rope_shape)shape;
     struct build_set bend = c.links;

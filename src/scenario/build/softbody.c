@@ -307,7 +307,7 @@ static const struct sjson_key softbody_more_keys[] = {
 };
 // clang-format on
 
-static const char *const softbody_shape_names[] = {"ring", "sphere", NULL};
+const char *const build_softbody_shape_names[] = {"ring", "sphere", NULL};
 
 /* The keys that only one of the shapes takes. */
 static int check_softbody_shape(struct loader *ld, const cJSON *e, const char *path,
@@ -361,7 +361,7 @@ static int read_softbody(struct loader *ld, const cJSON *e, const char *path, st
     int shape = SOFT_RING;
     *def = build_softbody_def();
     if (bodies_read_common(ld, e, path, p, &c) ||
-        sjson_get_enum(&ld->cx, e, path, "shape", softbody_shape_names, &shape) ||
+        sjson_get_enum(&ld->cx, e, path, "shape", build_softbody_shape_names, &shape) ||
         bodies_read_count(ld, e, path, "points", 3, SCENARIO_MAX_POINTS, &def->points) ||
         bodies_read_count(ld, e, path, "subdivisions", 0, 7, &def->subdivisions))
         return CATENA_EINPUT;
