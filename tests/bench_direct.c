@@ -1,54 +1,46 @@
-/* Benchmark of the direct projection against Gauss-Seidel (scripts/bench-direct runs it):
- *   bench_direct chain    N = 1000 hanging chain (span 10 m, length 12 m, dt 1/120 s, 4 s):
- *                         max stretch and distance to the exact discrete equilibrium
- *   bench_direct scaling  cost per step of the direct solver, N = 1000 vs 10 000
- *   bench_direct cloth    100 x 100 curtain pinned at two corners, hanging from its rest
- *                         shape for 0.5 s: max stretch and cost per step
- * Prints Markdown tables. Timings are CPU seconds (clock()); the rest is deterministic. */
+/* Benchmark of the direct projection against Gauss-Seidel (scripts/bench-direct runs it), on
+ * the models of `catena bench`'s global-* cases (bench/direct.c):
+ *   bench_direct chain     the issue's 1000-point V-start chain for 4 s: stretch and distance to
+ *                          the exact discrete equilibrium, and CPU per step, for Gauss-Seidel
+ *                          (20 and 100 iterations) and the direct projection (1, 2, 4, 10)
+ *   bench_direct scaling   CPU per point and iteration of the direct projection at N = 1000 and
+ *                          10 000, 4 iterations
+ *   bench_direct cloth     the 40 x 40 (0.5 s) and 100 x 100 (5 steps) xpbd cloths: stretch, CPU per
+ *                          step, Gauss-Seidel and direct at 10 iterations
+ *   bench_direct accuracy  equal accuracy: the fewest iterations (of a ladder) with which each
+ *                          solver ends below stretch 1e-3 and 1e-6, and its CPU per step, on the
+ *                          chain (4 s) and the 40 x 40 cloth (0.5 s)
+ * Prints Markdown tables. Timings are CPU seconds (the machine may be shared: compare the
+ * ratios); stretches are deterministic. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "analysis/catenary.h"
+#include "bench/bench.h"
+#include "core/clock.h"
+#include "bench/bench_ref.h"
 #include "solver/solver.h"
-#include "solver/direct/direct.h"
 #include "solver/state.h"
-#include "testutil_direct.h"
 
 struct result {
-    double stretch;         /* largest length/rest - 1 over the last step */
-    double distance;        /* to the reference, relative to the span; -1 without one */
-    double ms;              /* CPU per step */
-    struct direct_stats st; /* the direct solver's counters after the last step */
+    double stretch;  /* largest length/rest - 1 at the end */
+    double distance; /* to the exact equilibrium, relative to the 10 m span; -1 without one */
+    double ms;       /* CPU per step */
 };
 
-/* Runs m for `steps`, then measures. ref (npoints) may be NULL. */
-static struct result run(struct model *m, long steps, const vec3 *ref, double span)
+static struct model *model(int shape, long n, int global, int iterations)
 {
-    struct state *s = state_create(m);
-    if (!s) {
+    struct model *m = bench_direct_model(shape, n, global, iterations);
+    if (!m) {
         fputs("bench_direct: out of memory\n", stderr);
         exit(1);
     }
-    const clock_t t0 = clock();
-    for (long k = 0; k < steps; k++)
-        solver_step(m, s);
-    struct result r = {solver_max_stretch(m, s) - 1.0,
-                       -1.0,
-                       1e3 * (double)(clock() - t0) / CLOCKS_PER_SEC / (double)steps,
-                       {0}};
-    if (s->cache->direct)
-        r.st = *direct_get_stats(s->cache->direct);
-    if (ref) {
-        struct catenary_stats st;
-        catenary_stats_points(s->x, ref, m->npoints, span, &st);
-        r.distance = st.max_rel;
-    }
-    state_destroy(s);
-    return r;
+    return m;
 }
 
+/* The exact equilibrium of the chain (links in order, ends pinned) into ref. */
 static void chain_reference(const struct model *m, vec3 *ref)
 {
     const size_t n = m->nlinks;
@@ -70,33 +62,45 @@ static void chain_reference(const struct model *m, vec3 *ref)
     free(mass);
 }
 
-static struct model *chain(size_t n, int global, int iterations)
+/* Steps m, then measures; ref (npoints) may be NULL. */
+static struct result run(struct model *m, long steps, const vec3 *ref)
 {
-    struct model *m = tu_arc_chain(n, 10.0, 12.0, 1.0 / 120.0, 0.92);
-    if (!m)
+    struct state *s = state_create(m);
+    if (!s) {
+        fputs("bench_direct: out of memory\n", stderr);
         exit(1);
-    m->global = global;
-    m->iterations = iterations;
-    return m;
+    }
+    const double t0 = clock_cpu_s();
+    for (long k = 0; k < steps; k++)
+        solver_step(m, s);
+    struct result r = {solver_max_stretch(m, s) - 1.0, -1.0,
+                       1e3 * (clock_cpu_s() - t0) / (double)steps};
+    if (ref) {
+        struct catenary_stats st;
+        catenary_stats_points(s->x, ref, m->npoints, 10.0, &st);
+        r.distance = st.max_rel;
+    }
+    state_destroy(s);
+    return r;
 }
 
 static void bench_chain(void)
 {
-    const size_t n = 1000;
     const struct {
         const char *name;
         int global, iterations;
-    } rows[] = {{"Gauss-Seidel", 0, 20}, {"Gauss-Seidel", 0, 100}, {"direct", 1, 10}};
-    vec3 *ref = malloc((n + 1) * sizeof *ref);
+    } rows[] = {{"Gauss–Seidel", 0, 20}, {"Gauss–Seidel", 0, 100}, {"direct", 1, 1},
+                {"direct", 1, 2},        {"direct", 1, 4},         {"direct", 1, 10}};
+    vec3 *ref = malloc(1000 * sizeof *ref);
     if (!ref)
         exit(1);
     puts("| solver | iterations | max stretch | distance to equilibrium / span | ms per step |");
-    puts("|---|---|---|---|---|");
+    puts("| --- | --- | --- | --- | --- |");
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
-        struct model *m = chain(n, rows[k].global, rows[k].iterations);
+        struct model *m = model(BENCH_V_CHAIN, 1000, rows[k].global, rows[k].iterations);
         chain_reference(m, ref);
-        const struct result r = run(m, 480, ref, 10.0);
-        printf("| %s | %d | %.2e | %.2e | %.2f |\n", rows[k].name, rows[k].iterations, r.stretch,
+        const struct result r = run(m, 480, ref);
+        printf("| %s | %d | %.2g | %.2g | %.3f |\n", rows[k].name, rows[k].iterations, r.stretch,
                r.distance, r.ms);
         model_destroy(m);
     }
@@ -105,55 +109,92 @@ static void bench_chain(void)
 
 static void bench_scaling(void)
 {
-    double ms[2];
-    const size_t n[2] = {1000, 10000};
-    puts("| N | ms per step (direct, 10 iterations) | unknown points |");
-    puts("|---|---|---|");
+    puts("| N | ms per step (direct, 4 iterations) | ns per point and iteration | textbook "
+         "Gauss–Seidel, 20 iterations, ms per step |");
+    puts("| --- | --- | --- | --- |");
+    const long n[2] = {1000, 10000};
     for (int k = 0; k < 2; k++) {
-        struct model *m = chain(n[k], 1, 10);
-        const struct result r = run(m, 240, NULL, 10.0);
-        ms[k] = r.ms;
-        printf("| %zu | %.2f | %zu |\n", n[k], ms[k], r.st.tree_points);
+        struct model *m = model(BENCH_V_CHAIN, n[k], 1, 4);
+        const struct result r = run(m, 240, NULL);
+        struct model *g = model(BENCH_V_CHAIN, n[k], 0, 20);
+        struct bench_ref *ref = bench_ref_create(g, NULL);
+        if (!ref)
+            exit(1);
+        const double t0 = clock_cpu_s();
+        for (int s = 0; s < 240; s++)
+            bench_ref_step(ref);
+        const double ms = 1e3 * (clock_cpu_s() - t0) / 240.0;
+        printf("| %ld | %.3f | %.0f | %.3f |\n", n[k], r.ms, 1e6 * r.ms / (4.0 * (double)n[k]),
+               ms);
+        bench_ref_destroy(ref);
+        model_destroy(g);
         model_destroy(m);
     }
-    printf("\nratio N = 10 000 / N = 1000: %.1f (linear: 10, bound: 12)\n", ms[1] / ms[0]);
 }
 
 static void bench_cloth(void)
 {
-    const struct {
-        const char *name;
-        int global, iterations;
-    } rows[] = {{"Gauss-Seidel", 0, 10},
-                {"Gauss-Seidel", 0, 100},
-                {"Gauss-Seidel", 0, 1000},
-                {"direct", 1, 10}};
-    puts("| solver | iterations | max stretch | ms per step | KKT unknowns | nnz(L) | "
-         "factorisations in the last step |");
-    puts("|---|---|---|---|---|---|---|");
-    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
-        struct model *m = tu_curtain(100, 0.01, 1);
-        if (!m)
-            exit(1);
-        m->global = rows[k].global;
-        m->iterations = rows[k].iterations;
-        const struct result r = run(m, 60, NULL, 1.0);
-        printf("| %s | %d | %.2e | %.1f | %zu | %zu | %ld |\n", rows[k].name, rows[k].iterations,
-               r.stretch, r.ms, r.st.graph_unknowns, r.st.graph_factor_nnz, r.st.factorizations);
+    puts("| cloth | solver | iterations | max stretch | ms per step |");
+    puts("| --- | --- | --- | --- | --- |");
+    const long n[2] = {40, 100};
+    for (int k = 0; k < 2; k++)
+        for (int global = 0; global < 2; global++) {
+            struct model *m = model(BENCH_CLOTH, n[k], global, 10);
+            const struct result r = run(m, n[k] > 40 ? 5 : 30, NULL);
+            printf("| %ld x %ld | %s | 10 | %.2g | %.2f |\n", n[k], n[k],
+                   global ? "direct" : "Gauss–Seidel", r.stretch, r.ms);
+            model_destroy(m);
+        }
+}
+
+/* The fewest iterations of ladder[] with which the solver ends below each stretch. */
+static void accuracy_row(const char *body, int shape, long n, long steps, int global,
+                         const int *ladder, size_t nladder)
+{
+    const double target[2] = {1e-3, 1e-6};
+    char cell[2][64];
+    int found[2] = {0, 0};
+    for (size_t k = 0; k < nladder && !(found[0] && found[1]); k++) {
+        struct model *m = model(shape, n, global, ladder[k]);
+        const struct result r = run(m, steps, NULL);
+        for (int t = 0; t < 2; t++)
+            if (!found[t] && r.stretch < target[t]) {
+                snprintf(cell[t], sizeof cell[t], "%d it., %.3g ms", ladder[k], r.ms);
+                found[t] = 1;
+            }
         model_destroy(m);
     }
+    for (int t = 0; t < 2; t++)
+        if (!found[t])
+            snprintf(cell[t], sizeof cell[t], "not within %d it.", ladder[nladder - 1]);
+    printf("| %s | %s | %s | %s |\n", body, global ? "direct" : "Gauss–Seidel", cell[0], cell[1]);
+}
+
+static void bench_accuracy(void)
+{
+    static const int gs[] = {10, 20, 50, 100, 200, 500, 1000, 2000};
+    static const int direct[] = {1, 2, 3, 4, 6, 10};
+    puts("| body | solver | stretch < 1e-3: iterations, CPU per step | stretch < 1e-6 |");
+    puts("| --- | --- | --- | --- |");
+    accuracy_row("chain, 1000 points, 4 s", BENCH_V_CHAIN, 1000, 480, 0, gs, 8);
+    accuracy_row("chain, 1000 points, 4 s", BENCH_V_CHAIN, 1000, 480, 1, direct, 6);
+    accuracy_row("cloth 40 x 40, 0.5 s", BENCH_CLOTH, 40, 30, 0, gs, 6);
+    accuracy_row("cloth 40 x 40, 0.5 s", BENCH_CLOTH, 40, 30, 1, direct, 6);
 }
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each row as it is measured */
     if (argc == 2 && strcmp(argv[1], "chain") == 0)
         bench_chain();
     else if (argc == 2 && strcmp(argv[1], "scaling") == 0)
         bench_scaling();
     else if (argc == 2 && strcmp(argv[1], "cloth") == 0)
         bench_cloth();
+    else if (argc == 2 && strcmp(argv[1], "accuracy") == 0)
+        bench_accuracy();
     else {
-        fputs("usage: bench_direct chain|scaling|cloth\n", stderr);
+        fputs("usage: bench_direct chain|scaling|cloth|accuracy\n", stderr);
         return 2;
     }
     return 0;

@@ -5,7 +5,8 @@
 # (64 x 64 points, 3 threads), and a rope cut by an event (a step after which the team's
 # split no longer holds), reels, a pin and a drag (after which the batched kernel gathers the
 # links again) included; teams of 2 and 3 on a cloth under each method and on a string with a
-# moving pin, large enough for whole substeps as one job; events.csv too where a run has one.
+# moving pin, large enough for whole substeps as one job; the direct projection (solver.global)
+# on hair, a breaking chain and a cloth; events.csv too where a run has one.
 # summary.json differs only in its timing.
 . "$top_srcdir/tests/lib.sh"
 
@@ -59,6 +60,13 @@ same "64x64 cloth, colored, breaking shear links" "$s/cloth-curtain.json" --set 
     --set bodies.0.rows=64 --set bodies.0.cols=64 --set bodies.0.shear.break_stretch=1.001 --steps 20
 same "standing-wave (a moving pin), 8000 segments" "$s/standing-wave.json" \
     --set solver.order=colored --set bodies.0.segments=8000 --steps 20
+
+# The direct projection's team solves independent bodies apart: hair (a tree a strand, each
+# solved by its own thread), a breaking chain, and a cloth (a body with loops).
+jobs="2 3"
+same "hair, solver.global" "$s/hair.json" --set solver.global=true
+same "lamp-chain-breaks, solver.global" "$s/lamp-chain-breaks.json" --set solver.global=true
+same "cloth-on-sphere, solver.global" "$s/cloth-on-sphere.json" --set solver.global=true --steps 10
 
 catena run "$s/hanging-chain.json" -q -o "$tmp/bad" -t 0
 expect_status 2 "-t 0 is bad input"

@@ -32,6 +32,11 @@ static const struct bench_case cases[] = {
     {"write-json",        1, bench_writer_case, 1},
     {"write-npy",         1, bench_writer_case, 2},
     {"render-cloth-100",  1, bench_frames_case, 0},
+    {"global-chain-1k",   1, bench_direct_case, 0},
+    {"global-chain-10k",  1, bench_direct_case, 1},
+    {"global-cloth-40",   1, bench_direct_case, 2},
+    {"global-cloth-100",  0, bench_direct_case, 3},
+    {"global-hair",       1, bench_direct_case, 4},
 };
 // clang-format on
 #define NCASES (sizeof cases / sizeof cases[0])

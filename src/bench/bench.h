@@ -69,8 +69,8 @@ void bench_print_row(FILE *out, const struct bench_result *r);
 /* The results as JSON text (malloc'd; NULL on OOM). */
 char *bench_json(const struct bench_options *o, const struct bench_result *r, size_t n);
 
-/* The cases, defined by bench/solver.c, bench/writers.c and bench/frames.c: each fills r
- * (name, size, kind, measurements, checks). */
+/* The cases, defined by bench/solver.c, bench/direct.c, bench/writers.c and bench/frames.c: each
+ * fills r (name, size, kind, measurements, checks). */
 struct bench_case {
     const char *name;
     int quick; /* also run by --quick (at its small size) */
@@ -83,8 +83,16 @@ int bench_solver_case(const struct bench_case *c, const struct bench_options *o,
                       struct bench_result *r, struct catena_error *err);
 int bench_writer_case(const struct bench_case *c, const struct bench_options *o,
                       struct bench_result *r, struct catena_error *err);
+int bench_direct_case(const struct bench_case *c, const struct bench_options *o,
+                      struct bench_result *r, struct catena_error *err);
 int bench_frames_case(const struct bench_case *c, const struct bench_options *o,
                       struct bench_result *r, struct catena_error *err);
+
+/* The models of bench/direct.c's cases (see there), with solver.global on or off and the
+ * iterations given: the issue's V-start chain of n points, an n x n hanging xpbd cloth, n
+ * hair strands. NULL when out of memory; the caller frees it with model_destroy. */
+enum { BENCH_V_CHAIN, BENCH_CLOTH, BENCH_HAIR };
+struct model *bench_direct_model(int shape, long n, int global, int iterations);
 
 /* Shared by the cases (they time with core/clock.h): the median of n values (reordered). */
 double bench_median(double *v, int n);

@@ -22,6 +22,7 @@ struct model *model_create(void)
     m->damping = 1.0;
     m->gravity = v3(0, -9.81, 0);
     m->collide_every = 1;
+    m->global_limit = 1e10; /* ~10 s a factorisation at 1 Gflop/s */
     return m;
 }
 

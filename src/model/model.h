@@ -207,6 +207,9 @@ struct model {
                        see below. solver.damping_rate (1/s) is converted into it
                        (model_damping_of_rate) */
     int global;     /* 1: distance links of each body solved at once (solver/direct/direct.h) */
+    double global_limit; /* solver.global_limit: the most floating-point operations one
+                            factorisation of a body with loops may take; past it the run is
+                            refused before it starts (solver_check) */
 
     /* pbd and xpbd read damping as the fraction of velocity kept per second: v *= damping^h
      * every substep of h seconds, so it does not change with dt. */

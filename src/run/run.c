@@ -159,6 +159,8 @@ static int run_steps(struct run *run, const struct run_options *o, struct catena
     while (rc == CATENA_OK && run->diverged < 0 && s->step < m->steps && !stop_requested() &&
            run->settled_step < 0) {
         solver_step(run->lm, s);
+        if (stop_requested())
+            break; /* a step a signal cut short (a factorisation gave up) is not recorded */
         run->diverged = solver_find_diverged(s);
         if (run->diverged < 0) {
             boundary(run);
@@ -381,18 +383,28 @@ int run_simulation(const struct scenario *sc, const struct run_options *o, struc
                          source_name(sc), sc->output.every);
     struct run run = {
         .sc = sc, .m = m, .diverged = -1, .settle = {.quiet_from = -1}, .settled_step = -1};
+    /* Caught before anything is written, so a signal never leaves a temporary file behind,
+     * and before the solver's set-up, which for a large body under solver.global takes
+     * seconds: a signal then stops the run before its first step. */
+    stop_catch(&run.stop);
     run.ev = events_create(m);
     run.lm = run.ev ? events_model(run.ev) : NULL;
+    if (run.lm && solver_check(run.lm, err) != CATENA_OK) {
+        events_destroy(run.ev);
+        stop_restore(&run.stop);
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        return error_set(err, err->code, "%s: %s", source_name(sc), msg);
+    }
     run.s = run.lm ? state_create(run.lm) : NULL;
     run.checks = run.s ? checks_create(sc) : NULL;
     if (!run.checks) {
         state_destroy(run.s);
         events_destroy(run.ev);
+        stop_restore(&run.stop);
         return error_set(err, CATENA_EFAIL, "%s: out of memory", source_name(sc));
     }
     plausible_begin(&run.start, m, run.s);
-    /* Caught before anything is written, so a signal never leaves a temporary file behind. */
-    stop_catch(&run.stop);
     struct run_dir d;
     int rc = run_dir_open(&d, sc, o->out_dir, err);
     if (rc == CATENA_OK) {

@@ -1,10 +1,11 @@
 /* The scenario's "solver" section (catena-scenario(5)), every key of it: the method and its
  * iterations, order and damping (or damping_rate, the same meaning under every method);
  * max_length_pass; global, the direct projection of each body's distance links
- * (solver/direct/direct.h); collide_every; shock_iterations, the last iterations that hold
- * contact points still (shock propagation, Guendelman, Bridson and Fedkiw 2003); and threads
- * and kernel, which change how the links are relaxed but never a result (every combination
- * gives the same bits: tests/check_batch.c). */
+ * (solver/direct/direct.h), and global_limit, the most work one of its factorisations may
+ * take; collide_every; shock_iterations, the last iterations that hold contact points still
+ * (shock propagation, Guendelman, Bridson and Fedkiw 2003); and threads and kernel, which
+ * change how the links are relaxed but never a result (every combination gives the same
+ * bits: tests/check_batch.c). */
 #include <limits.h>
 #include <math.h>
 
@@ -23,6 +24,7 @@ const struct sjson_key scenario_solver_keys[] = {
     {"damping_rate", 0},
     {"max_length_pass", 0},
     {"global", 0},
+    {"global_limit", 0},
     {"collide_every", 0},
     {"shock_iterations", 0},
     {"threads", 0},
@@ -137,7 +139,9 @@ int scenario_read_solver(struct loader *ld)
     if (sjson_object(&ld->cx, ld->root, "", "solver", scenario_solver_keys, &s) ||
         read_method(ld, s) || read_perf(ld, s) || read_contact(ld, s) ||
         loader_get_bool(ld, s, "solver", "max_length_pass", &ld->m->max_length_pass) ||
-        loader_get_bool(ld, s, "solver", "global", &ld->m->global))
+        loader_get_bool(ld, s, "solver", "global", &ld->m->global) ||
+        sjson_get_number(&ld->cx, s, "solver", "global_limit", &SJSON_POSITIVE,
+                         &ld->m->global_limit))
         return CATENA_EINPUT;
     return 0;
 }

@@ -9,6 +9,7 @@
 #include "solver/solver.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "solver/collide/collide.h"
@@ -139,9 +140,11 @@ static void relax_global(const struct constraint_ctx *cx, const struct model *m,
 {
     size_t nleft;
     const uint32_t *left = direct_leftover(s->cache->direct, &nleft);
-    direct_begin(s->cache->direct, s->x, s->xprev);
+    const int others =
+        nleft > 0 || m->nattachments || m->nangles || m->nareas || m->nshapes || s->cache->collide;
+    direct_begin(s->cache->direct, s->x, s->xprev, others);
     for (int it = 0; it < m->iterations; it++) {
-        direct_iterate(s->cache->direct, m, s->x, h);
+        direct_iterate(s->cache->direct, m, s->x, h, it == m->iterations - 1);
         distance_relax_list(cx, m, s, left, nleft);
         relax_families(cx, m, s, 1);
         if (collide_due(m, it))
@@ -204,6 +207,32 @@ void solver_step(const struct model *m, struct state *s)
     break_links(m, s); /* breaks: once per step, after every substep */
     s->step++;         /* time: multiplied, not summed, so it does not drift */
     s->t = (double)s->step * m->dt;
+}
+
+/* The rate the estimate's time assumes, operations per second: about what the up-looking
+ * factorisation reaches here (solver/direct/graph.c). */
+#define FACTOR_RATE 1e9
+
+int solver_check(const struct model *m, struct catena_error *err)
+{
+    if (!m->global)
+        return CATENA_OK;
+    struct direct_estimate e;
+    if (direct_estimate(m, &e))
+        return error_set(err, CATENA_EFAIL, "out of memory estimating the direct projection");
+    if (e.flops <= m->global_limit)
+        return CATENA_OK;
+    char body[96];
+    if (e.body >= 0)
+        snprintf(body, sizeof body, "body '%.64s'", m->bodies[e.body].name);
+    else
+        snprintf(body, sizeof body, "the points outside bodies");
+    return error_set(err, CATENA_EINPUT,
+                     "solver.global: %s: one factorisation of its links would take %.2g "
+                     "operations (about %.2g s) and %.0f MB, past solver.global_limit (%.2g); "
+                     "solve it by Gauss-Seidel (solver.global: false) or raise the limit",
+                     body, e.flops, e.flops / FACTOR_RATE, e.entries * 12.0 / 1e6,
+                     m->global_limit);
 }
 
 long solver_find_diverged(const struct state *s)

@@ -5,6 +5,7 @@
 #ifndef CATENA_SOLVER_H
 #define CATENA_SOLVER_H
 
+#include "core/error.h"
 #include "model/model.h"
 #include "solver/cache.h"
 #include "solver/state.h"
@@ -23,6 +24,13 @@ void solver_topology_changed(const struct model *m, struct state *s, unsigned wh
 /* Index of the first point whose position is non-finite or beyond SOLVER_ABSURD metres
  * (solver/state.h), or -1 when every position is usable. */
 long solver_find_diverged(const struct state *s);
+
+/* Under solver.global, whether one factorisation of each body with loops stays within
+ * m->global_limit operations, estimated from the symbolic analysis before anything of the
+ * factor's size is allocated (a dense body's factor can take gigabytes and minutes). CATENA_OK,
+ * or CATENA_EINPUT with a message that names the costliest body and what it would take,
+ * CATENA_EFAIL when out of memory. */
+int solver_check(const struct model *m, struct catena_error *err);
 
 /* Largest length/rest over live links (1 = exactly at rest; 0 when there are none). */
 double solver_max_stretch(const struct model *m, const struct state *s);

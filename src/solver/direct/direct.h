@@ -32,6 +32,18 @@ struct direct_stats {
 /* A workspace for m's points and links; call direct_analyse before iterating. NULL on OOM. */
 struct direct *direct_create(const struct model *m);
 
+/* What one factorisation of the costliest body with loops would take, with every distance link
+ * alive (the most any later topology needs), from the symbolic analysis alone: nothing the
+ * size of the factor is allocated. */
+struct direct_estimate {
+    double flops;   /* floating-point operations of one factorisation */
+    double entries; /* nonzeros of its factor (12 bytes each) */
+    long body;      /* its body (index into m->bodies), or -1 for points outside bodies */
+};
+
+/* Fills e (all 0 and body -1 when no body has loops). 0, or -1 when out of memory. */
+int direct_estimate(const struct model *m, struct direct_estimate *e);
+
 /* NULL is a no-op. */
 void direct_destroy(struct direct *d);
 
@@ -45,13 +57,14 @@ void direct_analyse(struct direct *d, const struct model *m, const unsigned char
 int direct_owns(const struct direct *d, size_t i);
 
 /* Starts a substep: x holds the predicted positions (integrated, pins held), xstart those
- * the substep started from. */
-void direct_begin(struct direct *d, const vec3 *x, const vec3 *xstart);
+ * the substep started from; others: whether anything else (a Gauss-Seidel pass, collisions)
+ * may move points between two iterations. */
+void direct_begin(struct direct *d, const vec3 *x, const vec3 *xstart, int others);
 
 /* One iteration over every component, moving x. Displacements made by others between two
  * iterations (the Gauss-Seidel pass: tethers, collisions) are kept, not undone. h is the
  * substep, s. */
-void direct_iterate(struct direct *d, const struct model *m, vec3 *x, double h);
+void direct_iterate(struct direct *d, const struct model *m, vec3 *x, double h, int last);
 
 /* The live links the direct solver leaves to Gauss-Seidel, in link order (*n of them). */
 const uint32_t *direct_leftover(const struct direct *d, size_t *n);

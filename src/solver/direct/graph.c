@@ -1,61 +1,59 @@
-/* The Newton step of solver/direct/tree.c for components with loops (cloth, soft bodies): the same
- * KKT system [K, -J^T; -J, -a] over their points and links, solved by a sparse LDL^T
- * factorisation. Rigid links get a = 1e-10 (w_a + w_b) in the matrix only, which makes it
- * quasi-definite, so LDL^T exists in any order without pivoting (Vanderbei 1995); the
- * right-hand side is exact, so the fixed point is unchanged. Nodes (points and links) are
- * ordered once by geometric nested dissection of their rest positions (recursive median
- * splits; the nodes of one half next to the other half separate them and go last), which
- * keeps the fill of a cloth near O(N log N). Symbolic and numeric factorisation follow
- * Davis's up-looking LDL ("Algorithm 849", ACM TOMS 31, 2005). Removing links only removes
- * entries, so the factor of any later topology fits the storage sized for all links. A factor
- * is kept across iterations and steps while the iteration still contracts, as a simplified
- * Newton method: the fixed point depends only on the residuals, never on the matrix. */
+/* The Newton step of solver/direct/tree.c for components with loops (cloth, soft bodies), in
+ * its primal form: the links' multipliers are eliminated first, dl = -(c + J dx) / a, which
+ * leaves the positions' system
+ *     H dx = -g - J^T A^-1 c,   H = K + J^T A^-1 J  (K: masses and the tensions' stiffness),
+ * symmetric positive definite, with dims unknowns a point instead of dims a point plus one a
+ * link. Rigid links get a = 1e-10 (w_a + w_b) in this elimination only, a penalty whose
+ * error the next iteration's residual corrects, so the fixed point is the exact one. H is
+ * factored as L D L^T by Davis's up-looking algorithm ("Algorithm 849", ACM TOMS 31, 2005)
+ * in nested-dissection order of the points (recursive median splits of their rest
+ * positions; the points of one half next to the other half separate them and go last),
+ * which keeps a cloth's fill near O(N log N). Each component has its own system (its
+ * unknowns are contiguous and its factor a block of the whole), so components can be solved
+ * apart. Removing links only removes entries, so the factor of any later topology fits the
+ * storage sized for all links at the start; that sizing is also where the cost of a body is
+ * estimated (direct_graph_estimate). A factor is kept across iterations and steps while the
+ * iteration still contracts, as a simplified Newton method: the fixed point depends only on
+ * the residuals, never on the matrix. A factorisation asks stop_requested() every few
+ * columns and gives up when a signal asks the run to stop. */
+#define _POSIX_C_SOURCE 200809L /* core/stop.h: struct sigaction */
+#include "solver/direct/graph.h"
+
+#include "solver/direct/direct.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/direct/graph.h"
-
+#include "core/stop.h"
 #include "solver/direct/internal.h"
-#include "solver/direct/newton.h"
+#include "solver/direct/search.h"
+#include "solver/direct/tree.h"
 
-#define ND_LEAF 16          /* node sets this small keep the order they come in */
+#define ND_LEAF 16          /* point sets this small keep the order they come in */
 #define RIGID_EPS 1e-10     /* regularisation of rigid links, relative to w_a + w_b */
 #define REFACTOR_RATIO 0.25 /* refactor when an iteration shrinks the residual less */
 #define CONVERGED 1e-13     /* residual, relative to the longest link, that needs no step */
 #define KEEP_FACTOR 1e-10   /* below this (same measure) any factor still contracts enough */
+#define POLL_COLUMNS 64     /* columns factored between two looks at stop_requested() */
 
 enum { WALK_COUNT, WALK_ROWS, WALK_VALUES };
 
 /* ---- nested dissection (once, at creation) ---------------------------------------------- */
 
-struct keyed {
-    double key;
-    uint32_t node;
-};
-
 static int by_key(const void *pa, const void *pb)
 {
-    const struct keyed *a = pa, *b = pb;
+    const struct direct_keyed *a = pa, *b = pb;
     if (a->key != b->key)
         return a->key < b->key ? -1 : 1;
-    return (a->node > b->node) - (a->node < b->node);
-}
-
-/* A point at its initial position, a link at its initial midpoint. */
-static vec3 node_position(const struct model *m, uint32_t v)
-{
-    if (v < m->npoints)
-        return m->x0[v];
-    const struct link *l = &m->links[v - m->npoints];
-    return v3_scale(v3_add(m->x0[l->a], m->x0[l->b]), 0.5);
+    return (a->point > b->point) - (a->point < b->point);
 }
 
 static int longest_axis(const struct model *m, const uint32_t *set, size_t n)
 {
-    vec3 lo = node_position(m, set[0]), hi = lo;
+    vec3 lo = m->x0[set[0]], hi = lo;
     for (size_t k = 1; k < n; k++) {
-        const vec3 c = node_position(m, set[k]);
+        const vec3 c = m->x0[set[k]];
         lo = v3(fmin(lo.x, c.x), fmin(lo.y, c.y), fmin(lo.z, c.z));
         hi = v3(fmax(hi.x, c.x), fmax(hi.y, c.y), fmax(hi.z, c.z));
     }
@@ -63,19 +61,13 @@ static int longest_axis(const struct model *m, const uint32_t *set, size_t n)
     return e.x >= e.y && e.x >= e.z ? 0 : e.y >= e.z ? 1 : 2;
 }
 
-/* 1 when node v shares a matrix entry with a node stamped s: a link with its ends, a point
- * with its links and with the points they join it to. */
+/* 1 when point v has a link to a point stamped s. */
 static int touches(const struct direct *d, const struct model *m, uint32_t v, const uint32_t *mark,
                    uint32_t s)
 {
-    if (v >= m->npoints) {
-        const struct link *l = &m->links[v - m->npoints];
-        return mark[l->a] == s || mark[l->b] == s;
-    }
     for (uint32_t k = d->adj_first[v]; k < d->adj_first[v + 1]; k++) {
-        const uint32_t l = d->adj_link[k];
-        const struct link *lk = &m->links[l];
-        if (mark[m->npoints + l] == s || mark[lk->a == v ? lk->b : lk->a] == s)
+        const struct link *l = &m->links[d->adj_link[k]];
+        if (mark[l->a == v ? l->b : l->a] == s)
             return 1;
     }
     return 0;
@@ -83,27 +75,27 @@ static int touches(const struct direct *d, const struct model *m, uint32_t v, co
 
 /* Reorders set[0..n) as [left half, right half, separator], each half recursively. */
 static void dissect(const struct direct *d, const struct model *m, uint32_t *set, size_t n,
-                    uint32_t *mark, uint32_t *stamp, struct keyed *keys, uint32_t *tmp)
+                    uint32_t *mark, uint32_t *stamp, struct direct_keyed *keys, uint32_t *tmp)
 {
     if (n <= ND_LEAF)
         return;
     const int axis = longest_axis(m, set, n);
     for (size_t k = 0; k < n; k++)
-        keys[k] = (struct keyed){v3_comp(node_position(m, set[k]), axis), set[k]};
+        keys[k] = (struct direct_keyed){v3_comp(m->x0[set[k]], axis), set[k]};
     qsort(keys, n, sizeof *keys, by_key);
     const size_t half = n / 2;
     const uint32_t s = ++*stamp;
     for (size_t k = half; k < n; k++)
-        mark[keys[k].node] = s;
+        mark[keys[k].point] = s;
     size_t nl = 0, nsep = 0;
     for (size_t k = 0; k < half; k++) {
-        if (touches(d, m, keys[k].node, mark, s))
-            tmp[nsep++] = keys[k].node;
+        if (touches(d, m, keys[k].point, mark, s))
+            tmp[nsep++] = keys[k].point;
         else
-            set[nl++] = keys[k].node;
+            set[nl++] = keys[k].point;
     }
     for (size_t k = half; k < n; k++)
-        set[nl + k - half] = keys[k].node;
+        set[nl + k - half] = keys[k].point;
     memcpy(set + n - nsep, tmp, nsep * sizeof *tmp);
     dissect(d, m, set, nl, mark, stamp, keys, tmp);
     dissect(d, m, set + nl, n - half, mark, stamp, keys, tmp);
@@ -111,16 +103,20 @@ static void dissect(const struct direct *d, const struct model *m, uint32_t *set
 
 /* ---- the system ------------------------------------------------------------------------- */
 
-static int in_system(const struct direct *d, uint32_t node)
+static int in_system(const struct direct *d, uint32_t p)
 {
-    return d->uidx[node] != UINT32_MAX;
+    return d->uidx[p] != UINT32_MAX;
 }
 
-/* -J of link l at point p: -n at its end b, +n at its end a. */
-static double minus_jac(const struct direct *d, const struct model *m, uint32_t l, uint32_t p,
-                        int i)
+/* The penalty a link's multiplier is eliminated with: its compliance / h^2, or for a rigid
+ * link RIGID_EPS (w_a + w_b) over its free ends. */
+static double link_a(const struct direct *d, const struct model *m, uint32_t l, double ih2)
 {
-    return m->links[l].b == p ? -v3_comp(d->n[l], i) : v3_comp(d->n[l], i);
+    const double a = d->alpha[l] * ih2;
+    if (a > 0.0)
+        return a;
+    const struct link *lk = &m->links[l];
+    return RIGID_EPS * (m->inv_mass[lk->a] + m->inv_mass[lk->b]);
 }
 
 struct walker {
@@ -138,8 +134,15 @@ static void emit(struct direct *d, struct walker *w, size_t col, uint32_t row, d
         d->ax[w->q++] = value;
 }
 
-/* Column c0 + r of point p: the rest of its own block, its neighbours' blocks (-G) and its
- * links' rows (-J), those numbered before it. */
+/* The coupling block of link l between its ends, -(geo P + n n^T / a), entry (r2, r). */
+static double coupling(const struct direct *d, uint32_t l, int r2, int r)
+{
+    const double nr = v3_comp(d->n[l], r), nr2 = v3_comp(d->n[l], r2);
+    return -(d->lgeo[l] * ((r2 == r) - nr * nr2) + nr * nr2 / d->la[l]);
+}
+
+/* Column c0 + r of point p: the rest of its own block above the diagonal, and the blocks of
+ * its neighbours numbered before it. */
 static void walk_point_column(struct direct *d, const struct model *m, struct walker *w, uint32_t p,
                               int r)
 {
@@ -148,75 +151,39 @@ static void walk_point_column(struct direct *d, const struct model *m, struct wa
     for (int r2 = 0; r2 < r; r2++)
         emit(d, w, c0 + (size_t)r, (uint32_t)(c0 + (size_t)r2), k[r2 * 3 + r]);
     for (uint32_t s = d->adj_first[p]; s < d->adj_first[p + 1]; s++) {
-        const uint32_t l = d->adj_link[s], node = (uint32_t)m->npoints + l;
-        if (!in_system(d, node))
+        const uint32_t l = d->adj_link[s];
+        if (d->owner[l] != OWNER_GRAPH)
             continue;
         const uint32_t q = m->links[l].a == p ? m->links[l].b : m->links[l].a;
-        if (q != p && in_system(d, q) && d->uidx[q] < c0) {
-            const double c = w->mode == WALK_VALUES ? direct_newton_geo(d, l) : 0.0;
-            for (int r2 = 0; r2 < d->dims; r2++)
-                emit(d, w, c0 + (size_t)r, d->uidx[q] + (uint32_t)r2,
-                     -c * ((r2 == r) - v3_comp(d->n[l], r2) * v3_comp(d->n[l], r)));
-        }
-        if (d->uidx[node] < c0)
-            emit(d, w, c0 + (size_t)r, d->uidx[node],
-                 w->mode == WALK_VALUES ? minus_jac(d, m, l, p, r) : 0.0);
-    }
-}
-
-/* Column of link l: the -J rows of its ends numbered before it. */
-static void walk_link_column(struct direct *d, const struct model *m, struct walker *w, uint32_t l)
-{
-    const size_t c = d->uidx[m->npoints + l];
-    const uint32_t ends[2] = {m->links[l].a, m->links[l].b};
-    for (int e = 0; e < 2; e++) {
-        const uint32_t p = ends[e];
-        if (!in_system(d, p) || d->uidx[p] > c)
+        if (q == p || !in_system(d, q) || d->uidx[q] >= c0)
             continue;
-        for (int r = 0; r < d->dims; r++)
-            emit(d, w, c, d->uidx[p] + (uint32_t)r,
-                 w->mode == WALK_VALUES ? minus_jac(d, m, l, p, r) : 0.0);
+        for (int r2 = 0; r2 < d->dims; r2++)
+            emit(d, w, c0 + (size_t)r, d->uidx[q] + (uint32_t)r2,
+                 w->mode == WALK_VALUES ? coupling(d, l, r2, r) : 0.0);
     }
 }
 
-/* Every strictly upper entry, column by column in unknown order: counts them into ap, writes
+/* Every strictly upper entry of component c, column by column: counts them into ap, writes
  * their rows into ai, or their values into ax (and the diagonal into adiag). */
-static void walk(struct direct *d, const struct model *m, int mode, double ih2)
+static void walk(struct direct *d, const struct model *m, size_t c, int mode)
 {
-    struct walker w = {mode, 0};
-    if (mode == WALK_COUNT)
-        memset(d->ap, 0, (d->nu + 1) * sizeof *d->ap);
-    for (size_t k = 0; k < d->npoints + d->nlinks; k++) {
-        const uint32_t v = d->node_order[k];
-        if (!in_system(d, v))
-            continue;
-        if (v < m->npoints) {
-            for (int r = 0; r < d->dims; r++) {
-                walk_point_column(d, m, &w, v, r);
-                if (mode == WALK_VALUES)
-                    d->adiag[d->uidx[v] + (uint32_t)r] = d->kacc[9 * (size_t)v + (size_t)(4 * r)];
-            }
-        } else {
-            const uint32_t l = v - (uint32_t)m->npoints;
-            walk_link_column(d, m, &w, l);
-            if (mode == WALK_VALUES) {
-                const struct link *lk = &m->links[l];
-                const double a = d->alpha[l] * ih2;
-                d->adiag[d->uidx[v]] =
-                    -(a > 0.0 ? a : RIGID_EPS * (m->inv_mass[lk->a] + m->inv_mass[lk->b]));
-            }
+    struct walker w = {mode, d->ap[d->gcomp_ufirst[c]]};
+    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
+        const uint32_t p = d->gpoint[k];
+        for (int r = 0; r < d->dims; r++) {
+            walk_point_column(d, m, &w, p, r);
+            if (mode == WALK_VALUES)
+                d->adiag[d->uidx[p] + (uint32_t)r] = d->kacc[9 * (size_t)p + (size_t)(4 * r)];
         }
     }
-    if (mode == WALK_COUNT)
-        for (size_t j = 0; j < d->nu; j++)
-            d->ap[j + 1] += d->ap[j];
 }
 
-/* Elimination tree and column counts of L (Davis's ldl_symbolic); returns nnz(L). */
-static size_t symbolic(struct direct *d)
+/* Elimination tree and column counts of component c's L (Davis's ldl_symbolic); its columns
+ * start at lp[u0] = base. Returns the next free entry of L, or the flops it takes in *flops. */
+static size_t symbolic(struct direct *d, size_t c, size_t base, double *flops)
 {
-    const size_t n = d->nu;
-    for (size_t k = 0; k < n; k++) {
+    const size_t u0 = d->gcomp_ufirst[c], u1 = d->gcomp_ufirst[c + 1];
+    for (size_t k = u0; k < u1; k++) {
         d->etree[k] = -1;
         d->lflag[k] = (uint32_t)k;
         d->lnz[k] = 0;
@@ -228,80 +195,177 @@ static size_t symbolic(struct direct *d)
                 d->lflag[i] = (uint32_t)k;
             }
     }
-    d->lp[0] = 0;
-    for (size_t k = 0; k < n; k++)
+    d->lp[u0] = base;
+    double fl = 0.0;
+    for (size_t k = u0; k < u1; k++) {
         d->lp[k + 1] = d->lp[k] + d->lnz[k];
-    return d->lp[n];
+        fl += (double)d->lnz[k] * ((double)d->lnz[k] + 3.0);
+    }
+    if (flops)
+        *flops = fl;
+    return d->lp[u1];
 }
 
-/* Numbers the nodes that are in the system (uidx) in node_order; returns the unknowns. */
-static size_t number(struct direct *d, const struct model *m)
+/* Numbers the points of each component in dissection order: uidx, and gcomp_ufirst. */
+static void number(struct direct *d)
 {
     size_t nu = 0;
-    for (size_t k = 0; k < d->npoints + d->nlinks; k++) {
-        const uint32_t v = d->node_order[k];
-        if (d->uidx[v] == UINT32_MAX)
-            continue;
-        d->uidx[v] = (uint32_t)nu;
-        nu += v < m->npoints ? (size_t)d->dims : 1;
+    for (size_t c = 0; c < d->ngcomp; c++) {
+        d->gcomp_ufirst[c] = nu;
+        /* grank orders the component's points; gpoint lists them in that order */
+        for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
+            d->uidx[d->gpoint[k]] = (uint32_t)nu;
+            nu += (size_t)d->dims;
+        }
     }
-    return nu;
+    d->gcomp_ufirst[d->ngcomp] = nu;
+    d->nu = nu;
 }
 
-int direct_graph_create(struct direct *d, const struct model *m)
+/* The pattern of every component: ap, and ai unless rows is 0. Returns the entries, or
+ * SIZE_MAX past cap. */
+static size_t pattern(struct direct *d, const struct model *m, size_t cap, int rows)
 {
-    const size_t nodes = d->npoints + d->nlinks;
-    const size_t umax = (size_t)d->dims * d->npoints + d->nlinks;
-    d->node_order = calloc(nodes ? nodes : 1, sizeof *d->node_order);
-    d->uidx = calloc(nodes ? nodes : 1, sizeof *d->uidx);
+    memset(d->ap, 0, (d->nu + 1) * sizeof *d->ap);
+    struct walker w = {WALK_COUNT, 0};
+    for (size_t c = 0; c < d->ngcomp; c++)
+        for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++)
+            for (int r = 0; r < d->dims; r++)
+                walk_point_column(d, m, &w, d->gpoint[k], r);
+    for (size_t j = 0; j < d->nu; j++)
+        d->ap[j + 1] += d->ap[j];
+    if (d->ap[d->nu] > cap)
+        return SIZE_MAX;
+    for (size_t c = 0; c < d->ngcomp && rows; c++)
+        walk(d, m, c, WALK_ROWS);
+    return d->ap[d->nu];
+}
+
+/* Sorts gpoint[first..last) by their rank in the dissection order. */
+static void sort_by_rank(const struct direct *d, uint32_t first, uint32_t last,
+                         struct direct_keyed *keys)
+{
+    const size_t n = last - first;
+    for (size_t k = 0; k < n; k++)
+        keys[k] =
+            (struct direct_keyed){(double)d->grank[d->gpoint[first + k]], d->gpoint[first + k]};
+    qsort(keys, n, sizeof *keys, by_key);
+    for (size_t k = 0; k < n; k++)
+        d->gpoint[first + k] = keys[k].point;
+}
+
+int direct_graph_create(struct direct *d, const struct model *m, int symbolic_only)
+{
+    const size_t np = d->npoints, nl = d->nlinks;
+    const size_t umax = (size_t)d->dims * np;
+    d->gorder = calloc(np + 1, sizeof *d->gorder);
+    d->grank = calloc(np + 1, sizeof *d->grank);
+    d->gkeys = calloc(np + 1, sizeof *d->gkeys);
+    d->uidx = calloc(np + 1, sizeof *d->uidx);
+    d->gcomp_pfirst = calloc(np + 2, sizeof *d->gcomp_pfirst);
+    d->gcomp_ufirst = calloc(np + 2, sizeof *d->gcomp_ufirst);
+    d->gcomp_state = calloc(np + 1, sizeof *d->gcomp_state);
+    d->lgeo = calloc(nl + 1, sizeof *d->lgeo);
+    d->la = calloc(nl + 1, sizeof *d->la);
+    d->lc = calloc(nl + 1, sizeof *d->lc);
+    d->nf = calloc(nl + 1, sizeof *d->nf);
+    d->laf = calloc(nl + 1, sizeof *d->laf);
     d->ap = calloc(umax + 1, sizeof *d->ap);
-    d->adiag = calloc(umax ? umax : 1, sizeof *d->adiag);
-    d->rhs = calloc(umax ? umax : 1, sizeof *d->rhs);
-    d->etree = calloc(umax ? umax : 1, sizeof *d->etree);
-    d->lnz = calloc(umax ? umax : 1, sizeof *d->lnz);
-    d->lflag = calloc(umax ? umax : 1, sizeof *d->lflag);
-    d->lfill = calloc(umax ? umax : 1, sizeof *d->lfill);
-    d->lpattern = calloc(umax ? umax : 1, sizeof *d->lpattern);
+    d->adiag = calloc(umax + 1, sizeof *d->adiag);
+    d->rhs = calloc(umax + 1, sizeof *d->rhs);
+    d->etree = calloc(umax + 1, sizeof *d->etree);
+    d->lnz = calloc(umax + 1, sizeof *d->lnz);
+    d->lflag = calloc(umax + 1, sizeof *d->lflag);
+    d->lfill = calloc(umax + 1, sizeof *d->lfill);
+    d->lpattern = calloc(umax + 1, sizeof *d->lpattern);
     d->lp = calloc(umax + 1, sizeof *d->lp);
-    d->ld = calloc(umax ? umax : 1, sizeof *d->ld);
-    d->ly = calloc(umax ? umax : 1, sizeof *d->ly);
-    uint32_t *mark = calloc(nodes ? nodes : 1, sizeof *mark);
-    struct keyed *keys = calloc(nodes ? nodes : 1, sizeof *keys);
-    if (!d->node_order || !d->uidx || !d->ap || !d->adiag || !d->rhs || !d->etree || !d->lnz ||
-        !d->lflag || !d->lfill || !d->lpattern || !d->lp || !d->ld || !d->ly || !mark || !keys) {
+    d->ld = calloc(umax + 1, sizeof *d->ld);
+    d->ly = calloc(umax + 1, sizeof *d->ly);
+    uint32_t *mark = calloc(np + 1, sizeof *mark);
+    if (!d->gorder || !d->grank || !d->gkeys || !d->uidx || !d->gcomp_pfirst || !d->gcomp_ufirst ||
+        !d->gcomp_state || !d->lgeo || !d->la || !d->lc || !d->nf || !d->laf || !d->ap ||
+        !d->adiag || !d->rhs || !d->etree || !d->lnz || !d->lflag || !d->lfill || !d->lpattern ||
+        !d->lp || !d->ld || !d->ly || !mark) {
         free(mark);
-        free(keys);
         return -1;
     }
     uint32_t stamp = 0;
-    for (size_t v = 0; v < nodes; v++)
-        d->node_order[v] = (uint32_t)v;
-    dissect(d, m, d->node_order, nodes, mark, &stamp, keys, d->lpattern);
+    for (size_t v = 0; v < np; v++)
+        d->gorder[v] = (uint32_t)v;
+    dissect(d, m, d->gorder, np, mark, &stamp, d->gkeys, d->lpattern);
     free(mark);
-    free(keys);
-    /* Every point and link in one system: a superset of any the analysis will make. */
-    memset(d->uidx, 0, nodes * sizeof *d->uidx);
-    d->nu = number(d, m);
-    walk(d, m, WALK_COUNT, 0.0);
-    const size_t entries = d->ap[d->nu];
+    for (size_t k = 0; k < np; k++)
+        d->grank[d->gorder[k]] = (uint32_t)k;
+    /* The capacity: every point and every distance link in one system. */
+    for (size_t i = 0; i < nl; i++)
+        d->owner[i] = m->links[i].kind == LINK_DISTANCE ? OWNER_GRAPH : OWNER_NONE;
+    d->ngcomp = 1;
+    d->gcomp_pfirst[0] = 0;
+    d->gcomp_pfirst[1] = (uint32_t)np;
+    memcpy(d->gpoint, d->gorder, np * sizeof *d->gpoint);
+    number(d);
+    const size_t entries = pattern(d, m, SIZE_MAX, 0);
     d->entry_cap = entries;
-    d->ai = calloc(entries ? entries : 1, sizeof *d->ai);
-    d->ax = calloc(entries ? entries : 1, sizeof *d->ax);
+    d->ai = calloc(entries + 1, sizeof *d->ai);
+    d->ax = calloc(entries + 1, sizeof *d->ax);
     if (!d->ai || !d->ax)
         return -1;
-    walk(d, m, WALK_ROWS, 0.0);
-    const size_t lcap = symbolic(d);
+    pattern(d, m, entries, 1);
+    const size_t lcap = symbolic(d, 0, 0, NULL);
     d->l_cap = lcap;
-    d->li = calloc(lcap ? lcap : 1, sizeof *d->li);
-    d->lx = calloc(lcap ? lcap : 1, sizeof *d->lx);
+    if (symbolic_only)
+        return 0; /* lnz and the points' order stay for direct_graph_estimate */
+    d->li = calloc(lcap + 1, sizeof *d->li);
+    d->lx = calloc(lcap + 1, sizeof *d->lx);
+    d->ngcomp = 0;
     d->nu = 0;
+    memset(d->owner, OWNER_NONE, nl);
     return d->li && d->lx ? 0 : -1;
+}
+
+/* Point p's share of the factorisation: its columns' operations and entries. */
+static void point_cost(const struct direct *d, uint32_t p, double *flops, double *entries)
+{
+    for (int r = 0; r < d->dims; r++) {
+        const double n = (double)d->lnz[d->uidx[p] + (uint32_t)r];
+        *flops += n * (n + 3.0); /* column k of L: lnz[k] entries, lnz[k] (lnz[k] + 3) ops */
+        *entries += n;
+    }
+}
+
+void direct_graph_estimate(const struct direct *d, const struct model *m, struct direct_estimate *e)
+{
+    *e = (struct direct_estimate){0.0, 0.0, -1};
+    double flops_all = 0.0, entries_all = 0.0, flops_in = 0.0, entries_in = 0.0;
+    for (size_t p = 0; p < d->npoints; p++)
+        point_cost(d, (uint32_t)p, &flops_all, &entries_all);
+    for (size_t b = 0; b < m->nbodies; b++) {
+        double flops = 0.0, entries = 0.0;
+        for (uint32_t i = 0; i < m->bodies[b].npoints; i++)
+            point_cost(d, m->bodies[b].first_point + i, &flops, &entries);
+        flops_in += flops;
+        entries_in += entries;
+        if (flops > e->flops)
+            *e = (struct direct_estimate){flops, entries, (long)b};
+    }
+    if (flops_all - flops_in > e->flops) /* the points outside bodies, as one more */
+        *e = (struct direct_estimate){flops_all - flops_in, entries_all - entries_in, -1};
 }
 
 void direct_graph_destroy(struct direct *d)
 {
-    free(d->node_order);
+    free(d->gorder);
+    free(d->grank);
+    free(d->gkeys);
     free(d->uidx);
+    free(d->gcomp_pfirst);
+    free(d->gcomp_ufirst);
+    free(d->gcomp_state);
+    free(d->lgeo);
+    free(d->la);
+    free(d->lc);
+    free(d->nf);
+    free(d->laf);
     free(d->ap);
     free(d->ai);
     free(d->ax);
@@ -326,56 +390,75 @@ static void give_up(struct direct *d)
 {
     for (size_t k = 0; k < d->ngraph; k++)
         d->owner[d->graph_link[k]] = OWNER_NONE;
-    d->ngraph = d->ngpoint = d->nu = 0;
+    d->ngraph = d->ngpoint = d->nu = d->ngcomp = 0;
     d->stats.graph_unknowns = d->stats.graph_factor_nnz = 0;
 }
 
 void direct_graph_analyse(struct direct *d, const struct model *m)
 {
-    const size_t nodes = d->npoints + d->nlinks;
-    for (size_t v = 0; v < nodes; v++)
-        d->uidx[v] = UINT32_MAX;
-    for (size_t k = 0; k < d->ngraph; k++) {
-        const uint32_t l = d->graph_link[k];
-        d->uidx[d->npoints + l] = 0;
-        if (d->is_free[m->links[l].a])
-            d->uidx[m->links[l].a] = 0;
-        if (d->is_free[m->links[l].b])
-            d->uidx[m->links[l].b] = 0;
-    }
-    d->nu = number(d, m);
-    d->ngpoint = 0;
     for (size_t v = 0; v < d->npoints; v++)
-        if (in_system(d, (uint32_t)v))
-            d->gpoint[d->ngpoint++] = (uint32_t)v;
-    walk(d, m, WALK_COUNT, 0.0);
-    if (d->ap[d->nu] > d->entry_cap) {
+        d->uidx[v] = UINT32_MAX;
+    for (size_t k = 0; k < d->ngpoint; k++)
+        d->uidx[d->gpoint[k]] = 0;
+    for (size_t c = 0; c < d->ngcomp; c++)
+        sort_by_rank(d, d->gcomp_pfirst[c], d->gcomp_pfirst[c + 1], d->gkeys);
+    number(d);
+    if (pattern(d, m, d->entry_cap, 1) == SIZE_MAX) {
         give_up(d);
         return;
     }
-    walk(d, m, WALK_ROWS, 0.0);
-    if (symbolic(d) > d->l_cap) {
-        give_up(d);
-        return;
+    size_t base = 0;
+    for (size_t c = 0; c < d->ngcomp; c++) {
+        base = symbolic(d, c, base, NULL);
+        if (base > d->l_cap) {
+            give_up(d);
+            return;
+        }
+        struct graph_comp *gc = &d->gcomp_state[c];
+        double longest = 0.0;
+        for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
+            const uint32_t p = d->gpoint[k];
+            for (uint32_t s = d->adj_first[p]; s < d->adj_first[p + 1]; s++)
+                if (d->owner[d->adj_link[s]] == OWNER_GRAPH)
+                    longest = fmax(longest, m->links[d->adj_link[s]].rest);
+        }
+        gc->converged = CONVERGED * longest;
+        gc->refactor_floor = KEEP_FACTOR * longest;
+        gc->factored = 0;
+        gc->last_residual = INFINITY;
     }
-    double longest = 0.0;
-    for (size_t k = 0; k < d->ngraph; k++)
-        longest = fmax(longest, m->links[d->graph_link[k]].rest);
-    d->converged = CONVERGED * longest;
-    d->refactor_floor = KEEP_FACTOR * longest;
     d->stats.graph_unknowns = d->nu;
     d->stats.graph_factor_nnz = d->lp[d->nu];
-    d->factored = 0;
 }
 
-/* Davis's ldl_numeric. Quasi-definiteness fixes the sign of every pivot (+ for a point's
- * unknowns, - for a link's); one that rounding brings within 1e-14 of zero relative to its
- * diagonal is held there with that sign. */
-static void factor(struct direct *d, const struct model *m, double ih2)
+/* Runs body for each link l of component c once (lk_: the link), from its end a, or from b
+ * when a is pinned. */
+#define FOR_LINKS(d, m, c, l, ...)                                                                 \
+    for (uint32_t k_ = (d)->gcomp_pfirst[c]; k_ < (d)->gcomp_pfirst[(c) + 1]; k_++) {              \
+        const uint32_t p_ = (d)->gpoint[k_];                                                       \
+        for (uint32_t s_ = (d)->adj_first[p_]; s_ < (d)->adj_first[p_ + 1]; s_++) {                \
+            const uint32_t l = (d)->adj_link[s_];                                                  \
+            const struct link *lk_ = &(m)->links[l];                                               \
+            if ((d)->owner[l] != OWNER_GRAPH || (lk_->a != p_ && in_system((d), lk_->a)))          \
+                continue;                                                                          \
+            __VA_ARGS__                                                                            \
+        }                                                                                          \
+    }
+
+/* Davis's ldl_numeric over component c's columns. Every pivot of H is positive; one that
+ * rounding brings under 1e-14 of its diagonal is held there. Returns -1 when a signal asked
+ * the run to stop (the factor is then unusable). */
+static int factor(struct direct *d, const struct model *m, size_t c)
 {
-    const size_t n = d->nu;
-    walk(d, m, WALK_VALUES, ih2);
-    for (size_t k = 0; k < n; k++) {
+    const size_t u0 = d->gcomp_ufirst[c], n = d->gcomp_ufirst[c + 1];
+    FOR_LINKS(d, m, c, l, {
+        d->nf[l] = d->n[l];
+        d->laf[l] = d->la[l];
+    })
+    walk(d, m, c, WALK_VALUES);
+    for (size_t k = u0; k < n; k++) {
+        if ((k - u0) % POLL_COLUMNS == 0 && stop_requested())
+            return -1;
         d->ly[k] = 0.0;
         size_t top = n;
         d->lflag[k] = (uint32_t)k;
@@ -383,12 +466,12 @@ static void factor(struct direct *d, const struct model *m, double ih2)
         for (uint32_t q = d->ap[k]; q < d->ap[k + 1]; q++) {
             uint32_t i = d->ai[q];
             d->ly[i] += d->ax[q];
-            size_t len = 0;
+            size_t len = u0; /* this component's own stretch of lfill, as of every array */
             for (; d->lflag[i] != k; i = (uint32_t)d->etree[i]) {
                 d->lfill[len++] = i;
                 d->lflag[i] = (uint32_t)k;
             }
-            while (len > 0)
+            while (len > u0)
                 d->lpattern[--top] = d->lfill[--len];
         }
         double dk = d->adiag[k];
@@ -405,78 +488,247 @@ static void factor(struct direct *d, const struct model *m, double ih2)
             d->lx[end] = lki;
             d->lnz[i]++;
         }
-        const double floor = 1e-14 * fabs(d->adiag[k]);
-        if (d->adiag[k] > 0.0)
-            d->ld[k] = dk > floor ? dk : floor;
-        else
-            d->ld[k] = dk < -floor ? dk : -floor;
+        const double floor = 1e-14 * d->adiag[k];
+        d->ld[k] = dk > floor ? dk : floor;
     }
-    d->factored = 1;
-    d->stats.factorizations++;
+    d->gcomp_state[c].factorizations++;
+    return 0;
 }
 
-/* x = (L D L^T)^-1 x. */
-static void solve(const struct direct *d, double *x)
+/* x = (L D L^T)^-1 x over component c's unknowns. */
+static void solve(const struct direct *d, size_t c, double *x)
 {
-    const size_t n = d->nu;
-    for (size_t j = 0; j < n; j++)
+    const size_t u0 = d->gcomp_ufirst[c], n = d->gcomp_ufirst[c + 1];
+    for (size_t j = u0; j < n; j++)
         for (size_t q = d->lp[j]; q < d->lp[j + 1]; q++)
             x[d->li[q]] -= d->lx[q] * x[j];
-    for (size_t j = 0; j < n; j++)
+    for (size_t j = u0; j < n; j++)
         x[j] /= d->ld[j];
-    for (size_t j = n; j-- > 0;)
+    for (size_t j = n; j-- > u0;)
         for (size_t q = d->lp[j]; q < d->lp[j + 1]; q++)
             x[j] -= d->lx[q] * x[d->li[q]];
 }
 
-/* The right-hand side [-g; C + a l] into d->rhs (kacc and racc assembled by the caller);
- * returns the residual's size in metres, max(|W g|, |C + a l|). */
-static double residual(struct direct *d, const struct model *m, double ih2)
+/* Component c's links at x: direction, length, C + a l, tension stiffness and penalty; each
+ * point's diagonal block of H in kacc and its right-hand side -g - J^T A^-1 c in rhs.
+ * Returns the residual's size in metres, max(|W g|, |C + a l|). */
+static double assemble(struct direct *d, const struct model *m, size_t c, const vec3 *x, double ih2)
 {
+    const int dim = d->dims;
     double size = 0.0;
-    for (size_t v = 0; v < d->npoints; v++) {
-        if (!in_system(d, (uint32_t)v))
-            continue;
-        for (int r = 0; r < d->dims; r++) {
-            const double g = d->racc[3 * v + (size_t)r];
-            d->rhs[d->uidx[v] + (uint32_t)r] = g;
-            size = fmax(size, fabs(g) * m->inv_mass[v]);
+    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
+        const uint32_t p = d->gpoint[k];
+        const double mass = 1.0 / m->inv_mass[p];
+        double *kb = d->kacc + 9 * (size_t)p, *g = d->racc + 3 * (size_t)p;
+        memset(kb, 0, 9 * sizeof *kb);
+        const vec3 e = v3_sub(x[p], d->xpred[p]);
+        g[0] = mass * e.x;
+        g[1] = mass * e.y;
+        g[2] = mass * e.z;
+        for (int i = 0; i < dim; i++)
+            kb[4 * i] = mass;
+    }
+    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
+        const uint32_t p = d->gpoint[k];
+        for (uint32_t s = d->adj_first[p]; s < d->adj_first[p + 1]; s++) {
+            const uint32_t l = d->adj_link[s];
+            const struct link *lk = &m->links[l];
+            /* each link once: from its end a, or from b when a is pinned */
+            if (d->owner[l] != OWNER_GRAPH || (lk->a != p && in_system(d, lk->a)))
+                continue;
+            const vec3 v = v3_sub(x[lk->b], x[lk->a]);
+            const double len = v3_len(v);
+            d->n[l] = len > 0.0 ? v3_scale(v, 1.0 / len) : v3(1, 0, 0);
+            d->len[l] = len;
+            const double lam = d->lambda[l];
+            d->lc[l] = len - lk->rest + d->alpha[l] * ih2 * lam;
+            d->lgeo[l] = lam < 0.0 && len > 0.0 ? -lam / len : 0.0;
+            d->la[l] = link_a(d, m, l, ih2);
+            size = fmax(size, fabs(d->lc[l]));
+            const double nn[3] = {d->n[l].x, d->n[l].y, d->n[l].z};
+            const uint32_t ends[2] = {lk->a, lk->b};
+            for (int e = 0; e < 2; e++) {
+                const uint32_t q = ends[e];
+                if (!in_system(d, q))
+                    continue;
+                const double sgn = e ? 1.0 : -1.0; /* J at b is +n, at a -n */
+                double *kb = d->kacc + 9 * (size_t)q, *g = d->racc + 3 * (size_t)q;
+                for (int i = 0; i < dim; i++) {
+                    g[i] -= sgn * nn[i] * lam;
+                    for (int j = 0; j < dim; j++)
+                        kb[i * 3 + j] +=
+                            d->lgeo[l] * ((i == j) - nn[i] * nn[j]) + nn[i] * nn[j] / d->la[l];
+                }
+            }
         }
     }
-    for (size_t k = 0; k < d->ngraph; k++) {
-        const uint32_t l = d->graph_link[k];
-        const double c = d->len[l] - m->links[l].rest + d->alpha[l] * ih2 * d->lambda[l];
-        d->rhs[d->uidx[d->npoints + l]] = c;
-        size = fmax(size, fabs(c));
+    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
+        const uint32_t p = d->gpoint[k];
+        const double *g = d->racc + 3 * (size_t)p;
+        for (int i = 0; i < dim; i++)
+            size = fmax(size, fabs(g[i]) * m->inv_mass[p]);
     }
     return size;
 }
 
-void direct_graph_iterate(struct direct *d, const struct model *m, vec3 *x, double h, int move)
+/* The right-hand side -g - J_f^T A_f^-1 c, J_f and A_f those the factor was made with: the
+ * positions' part of the KKT system with the factor's matrix, whose multipliers' part the
+ * step then takes from the same J_f (a factor kept over iterations is a simplified Newton
+ * method of the whole KKT system, never a mix of two). */
+static void right_side(struct direct *d, const struct model *m, size_t c)
 {
-    if (d->ngraph == 0)
-        return;
-    const double ih2 = 1.0 / (h * h);
-    for (size_t k = 0; k < d->ngpoint; k++)
-        direct_newton_assemble(d, m, x, d->gpoint[k], OWNER_GRAPH);
-    const double size = residual(d, m, ih2);
-    if (size <= d->converged)
+    const int dim = d->dims;
+    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
+        const uint32_t p = d->gpoint[k];
+        for (int i = 0; i < dim; i++)
+            d->rhs[d->uidx[p] + (uint32_t)i] = -d->racc[3 * (size_t)p + (size_t)i];
+    }
+    FOR_LINKS(d, m, c, l, {
+        const double s = d->lc[l] / d->laf[l];
+        for (int i = 0; i < dim; i++) {
+            const double f = v3_comp(d->nf[l], i) * s;
+            if (in_system(d, lk_->b))
+                d->rhs[d->uidx[lk_->b] + (uint32_t)i] -= f;
+            if (in_system(d, lk_->a))
+                d->rhs[d->uidx[lk_->a] + (uint32_t)i] += f;
+        }
+    })
+}
+
+/* Component i of point p's step in the last solve (0 for a pinned point or z in 2D). */
+static double step_of(const struct direct *d, uint32_t p, int i)
+{
+    return in_system(d, p) && i < d->dims ? d->rhs[d->uidx[p] + (uint32_t)i] : 0.0;
+}
+
+/* The measures of component c at x + alpha dx, l + alpha dl (racc is their g's scratch). */
+static struct direct_measure graph_measure(struct direct *d, const struct model *m, size_t c,
+                                           const vec3 *x, double alpha, double ih2)
+{
+    struct direct_measure r = {0, 0, 0, 0};
+    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
+        const uint32_t p = d->gpoint[k];
+        const double mass = 1.0 / m->inv_mass[p];
+        double *g = d->racc + 3 * (size_t)p;
+        for (int i = 0; i < 3; i++) {
+            const double e = v3_comp(x[p], i) + alpha * step_of(d, p, i) - v3_comp(d->xpred[p], i);
+            g[i] = mass * e;
+            r.f += 0.5 * mass * e * e;
+        }
+    }
+    FOR_LINKS(d, m, c, l, {
+        vec3 xa = x[lk_->a], xb = x[lk_->b];
+        xa = v3_add(
+            xa, v3_scale(v3(step_of(d, lk_->a, 0), step_of(d, lk_->a, 1), step_of(d, lk_->a, 2)),
+                         alpha));
+        xb = v3_add(
+            xb, v3_scale(v3(step_of(d, lk_->b, 0), step_of(d, lk_->b, 1), step_of(d, lk_->b, 2)),
+                         alpha));
+        const vec3 v = v3_sub(xb, xa);
+        const double len = v3_len(v), lam = d->lambda[l] + alpha * d->dlam[l];
+        const vec3 n = len > 0.0 ? v3_scale(v, 1.0 / len) : v3(1, 0, 0);
+        const double cl = len - lk_->rest + d->alpha[l] * ih2 * lam;
+        r.kkt += cl * cl;
+        r.c1 += fabs(cl);
+        for (int i = 0; i < 3; i++) {
+            if (in_system(d, lk_->b))
+                d->racc[3 * (size_t)lk_->b + (size_t)i] -= v3_comp(n, i) * lam;
+            if (in_system(d, lk_->a))
+                d->racc[3 * (size_t)lk_->a + (size_t)i] += v3_comp(n, i) * lam;
+        }
+    })
+    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
+        const uint32_t p = d->gpoint[k];
+        const double *g = d->racc + 3 * (size_t)p, w = m->inv_mass[p];
+        r.kkt += (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) * w * w;
+    }
+    return r;
+}
+
+/* How far to take component c's step (solver/direct/search.c's rule). */
+static double graph_search(struct direct *d, const struct model *m, size_t c, const vec3 *x,
+                           double ih2, const struct direct_merit *mt)
+{
+    double alpha = 1.0, best = 1.0, best_value = INFINITY;
+    for (int t = 0; t <= DIRECT_BACKTRACKS; t++, alpha *= 0.5) {
+        const struct direct_measure r = graph_measure(d, m, c, x, alpha, ih2);
+        const double v = mt->exact ? r.f + mt->mu * r.c1 : r.kkt;
+        if (v <= mt->start + DIRECT_ARMIJO * alpha * mt->slope)
+            return alpha;
+        if (v < best_value) {
+            best_value = v;
+            best = alpha;
+        }
+    }
+    return best;
+}
+
+/* One Newton step on graph component c. */
+static void iterate_component(struct direct *d, const struct model *m, size_t c, vec3 *x,
+                              double ih2, int move)
+{
+    struct graph_comp *gc = &d->gcomp_state[c];
+    const double size = assemble(d, m, c, x, ih2);
+    if (size <= gc->converged)
         return; /* at round-off already: a step would only stir it */
     /* A factor that no longer contracts is renewed, unless what the Gauss-Seidel pass moved
      * since the last iteration accounts for the residual: no factor would help then. */
-    if (!d->factored || (size > d->refactor_floor && size > REFACTOR_RATIO * d->last_residual &&
-                         d->gs_moved < size))
-        factor(d, m, ih2);
-    d->last_residual = size;
-    solve(d, d->rhs);
-    for (size_t k = 0; k < d->ngpoint; k++) {
-        const uint32_t v = d->gpoint[k];
-        const double *u = d->rhs + d->uidx[v];
-        d->dx[v] = v3(u[0], u[1], d->dims == 3 ? u[2] : 0.0);
+    if (!gc->factored || (size > gc->refactor_floor && size > REFACTOR_RATIO * gc->last_residual &&
+                          d->gs_moved < size)) {
+        gc->factored = factor(d, m, c) == 0;
+        if (!gc->factored)
+            return; /* a signal: the run stops after this step */
     }
-    for (size_t k = 0; k < d->ngraph; k++) {
-        const uint32_t l = d->graph_link[k];
-        d->dlam[l] = d->rhs[d->uidx[d->npoints + l]];
+    gc->last_residual = size;
+    right_side(d, m, c);
+    solve(d, c, d->rhs);
+    const int dim = d->dims;
+    /* dl = -(c + J_f dx) / a_f, link by link, from the points' steps */
+    double fslope = 0.0, mu = 0.0;
+    FOR_LINKS(d, m, c, l, {
+        double jdx = 0.0;
+        for (int i = 0; i < dim; i++)
+            jdx += v3_comp(d->nf[l], i) * (step_of(d, lk_->b, i) - step_of(d, lk_->a, i));
+        d->dlam[l] = -(d->lc[l] + jdx) / d->laf[l];
+        mu = fmax(mu, fabs(d->lambda[l] + d->dlam[l]));
+    })
+    double alpha = 1.0;
+    if (move && d->last) {
+        const struct direct_measure r0 = graph_measure(d, m, c, x, 0.0, ih2);
+        for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
+            const uint32_t p = d->gpoint[k];
+            for (int i = 0; i < dim; i++)
+                fslope += (v3_comp(x[p], i) - v3_comp(d->xpred[p], i)) * step_of(d, p, i) /
+                          m->inv_mass[p];
+        }
+        struct direct_merit mt = {d->last, r0.kkt, -2.0 * r0.kkt, PENALTY * mu, 0.0};
+        if (mt.exact) {
+            mt.start = r0.f + mt.mu * r0.c1;
+            mt.slope = fslope - mt.mu * r0.c1;
+        }
+        alpha = graph_search(d, m, c, x, ih2, &mt);
     }
-    direct_newton_apply(d, x, d->gpoint, d->ngpoint, OWNER_GRAPH, move);
+    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1] && move; k++) {
+        const uint32_t p = d->gpoint[k];
+        x[p] =
+            v3_add(x[p], v3_scale(v3(step_of(d, p, 0), step_of(d, p, 1), step_of(d, p, 2)), alpha));
+    }
+    FOR_LINKS(d, m, c, l, { d->lambda[l] += alpha * d->dlam[l]; })
+}
+
+void direct_graph_component(struct direct *d, const struct model *m, size_t c, vec3 *x, double h,
+                            int cold)
+{
+    const double ih2 = 1.0 / (h * h);
+    if (cold && !stop_requested())
+        iterate_component(d, m, c, d->xstart, ih2, 0);
+    if (!stop_requested())
+        iterate_component(d, m, c, x, ih2, 1); /* a signal: the run stops after this step */
+}
+
+void direct_graph_begin(struct direct *d)
+{
+    for (size_t c = 0; c < d->ngcomp; c++)
+        d->gcomp_state[c].last_residual = INFINITY; /* a factor kept from the last substep is
+                                                       tried first */
 }

@@ -1,6 +1,6 @@
 /* Private to the direct (global) projection: the workspace shared by solver/direct/direct.c
- * (analysis and iteration), newton.c (what both Newton steps share), tree.c (O(N) elimination
- * on trees) and graph.c (sparse LDL^T on bodies with loops). Everything is allocated by
+ * (analysis and iteration), tree.c (O(N) elimination on trees), search.c (how far a tree's
+ * step goes) and graph.c (sparse LDL^T on bodies with loops). Everything is allocated by
  * direct_create for the worst case, so neither the analysis nor an iteration allocates. */
 #ifndef CATENA_DIRECT_INTERNAL_H
 #define CATENA_DIRECT_INTERNAL_H
@@ -17,6 +17,21 @@ enum direct_owner {
     OWNER_GRAPH, /* a component with loops: solver/direct/graph.c */
 };
 
+/* A point and its sort key (the dissection's medians). */
+struct direct_keyed {
+    double key;
+    uint32_t point;
+};
+
+/* A component with loops between iterations. */
+struct graph_comp {
+    int factored;          /* 1 while the factor may serve the next iteration */
+    double last_residual;  /* of the previous iteration of this substep, m */
+    double converged;      /* a residual this small needs no step, m */
+    double refactor_floor; /* nor, this small, a new factor, m */
+    long factorizations;   /* since the substep began */
+};
+
 struct direct {
     int dims;               /* 2 or 3: unknowns per point */
     size_t npoints, nlinks; /* sizes of the model it was made for */
@@ -29,51 +44,78 @@ struct direct {
     double *alpha;          /* [nlinks] compliance (xpbd) or 0, m/N */
     double *lambda;         /* [nlinks] accumulated multiplier, N s^2, kept as the next start */
     int cold;               /* some owned link has no multiplier yet */
+    int last;               /* the iteration is the substep's last */
+    int others;             /* others may move points between iterations (direct_begin) */
     vec3 *n;                /* [nlinks] unit direction a -> b at the current iterate */
     double *len;            /* [nlinks] current length, m */
     vec3 *xpred;            /* [npoints] the predicted positions x* of this substep, m */
     vec3 *xlast;            /* [npoints] positions after the last direct iteration, m */
     vec3 *xstart;           /* [npoints] where this substep started, m */
 
-    /* Trees: points in breadth-first order, each component's root first. */
-    size_t ntree;         /* tree points in order[] */
-    uint32_t *order;      /* [npoints] */
-    int32_t *parent;      /* [npoints] parent point, -1 at a root */
-    int32_t *parent_link; /* [npoints] link to the parent, -1 at a root */
-    uint32_t *npins;      /* [npoints] tree links to immovable points, listed in pin_link */
-    uint32_t *pin_link;   /* [2 nlinks] slots adj_first[p].. of point p */
-    size_t *block_first;  /* [npoints + 1] offsets of each point's stored factors */
-    double *block;        /* Y (nb x dims) and z (nb) per point, nb = dims + 1 + pins */
-    double *kacc;         /* [9 npoints] effective stiffness block of each point */
-    double *racc;         /* [3 npoints] x part of each point's right-hand side */
-    vec3 *dx;             /* [npoints] the Newton step */
-    double *dlam;         /* [nlinks] its multiplier part */
-    double *scratch;      /* one dense block and its right-hand sides */
-    size_t max_block;     /* largest nb */
+    /* Trees: points in breadth-first order, each component's root first; k indexes them. */
+    size_t ntree;           /* tree points in order[] */
+    uint32_t *order;        /* [npoints] point of tree index k */
+    int32_t *parent;        /* [npoints] by point: parent point in the search, -1 at a root */
+    int32_t *parent_link;   /* [npoints] by point: link to the parent, -1 at a root */
+    uint32_t *npins;        /* [npoints] by point: links to immovable points, in pin_link */
+    uint32_t *pin_link;     /* [2 nlinks] slots adj_first[p].. of point p */
+    uint32_t *tindex;       /* [npoints] by point: its tree index k */
+    int32_t *tparent;       /* [npoints] tree index of k's parent, -1 at a root */
+    int32_t *tplink;        /* [npoints] k's link to its parent, -1 at a root */
+    uint32_t *tpin_first;   /* [npoints + 1] k's links to pinned points: tpin[tpin_first[k]..] */
+    uint32_t *tpin;         /* [nlinks] */
+    uint32_t *tchild_first; /* [npoints] k's children are tchild_first[k] + [0, tnchild[k]) */
+    uint32_t *tnchild;      /* [npoints] */
+    double *tmass;          /* [npoints] mass of order[k], kg */
+    size_t ntcomp;          /* tree components */
+    uint32_t *tcomp_first;  /* [npoints + 1] component c is k in [tcomp_first[c], [c+1]) */
+    double *tcomp_kkt;      /* [npoints] c's KKT residual where its last step ended, m^2 */
+    double *tcomp_floor;    /* [npoints] what rounding leaves of it, m^2 */
+    double *tcomp_kkt0;     /* [npoints] where the unchecked step started, m^2 */
+    unsigned char *tcomp_pending; /* [npoints] c's last step (tdx, dlam) is still unchecked */
+    double *tkacc, *tracc;        /* [9 npoints], [3 npoints]: what k's children pass on to it */
+    double *tgacc, *tgtrial;      /* [3 npoints]: the children's shares of k's residual g */
+    double *trow, *trr;           /* [4 npoints], [npoints]: k's parent link's row for the parent's
+                                     block (Jacobian at the parent, compliance) and its right side */
+    size_t *tfac_first;           /* [npoints + 1] offsets of k's factors in tfac */
+    double *tfac;                 /* l0, L, u0, U of each tree point (solver/direct/tree.c) */
+    vec3 *tdx;                    /* [npoints] the Newton step of tree index k */
+    double *dlam;                 /* [nlinks] the Newton step's multiplier part */
+    double *scratch;              /* [max_chunks scratch_size] a block's dense work (tree.c),
+                                     one for each chunk of components */
+    size_t scratch_size, max_chunks;
+    struct solver_pool *pool; /* the thread team (solver.threads > 1), or NULL */
+    size_t max_block;         /* most block links a point can have */
+    vec3 *dx;                 /* [npoints] the graph's Newton step, by point */
+    double *kacc;             /* [9 npoints] the graph's stiffness block of each point */
+    double *racc;             /* [3 npoints] its residual part */
 
-    /* Graphs: the same Newton step by a sparse LDL^T of the KKT matrix (solver/direct/graph.c).
-     * Nodes are points (0..npoints) and links (npoints + l); unknowns follow node_order. */
+    /* Graphs: the same Newton step by a sparse L D L^T of the positions' system H
+     * (solver/direct/graph.c), one block of unknowns a component. */
     size_t ngraph;        /* links of components with loops */
     uint32_t *graph_link; /* [nlinks] */
-    uint32_t *gpoint;     /* [npoints] their free points */
+    uint32_t *gpoint;     /* [npoints] their free points, component by component */
     size_t ngpoint;
-    uint32_t *node_order;     /* [npoints + nlinks] nested dissection of every node, made once */
-    uint32_t *uidx;           /* [npoints + nlinks] a node's first unknown, UINT32_MAX if none */
-    size_t nu;                /* unknowns of the current system */
-    uint32_t *ap, *ai;        /* [max unknowns + 1], [max entries]: strictly upper part by column */
-    double *ax, *adiag, *rhs; /* [max entries], [max unknowns], [max unknowns] */
-    int32_t *etree;           /* [max unknowns] elimination tree */
+    size_t ngcomp;                  /* components with loops */
+    uint32_t *gcomp_pfirst;         /* [npoints + 1] c's points: gpoint[gcomp_pfirst[c]..] */
+    size_t *gcomp_ufirst;           /* [npoints + 1] c's unknowns: [gcomp_ufirst[c], [c+1]) */
+    struct graph_comp *gcomp_state; /* [npoints] */
+    uint32_t *gorder, *grank;       /* [npoints] nested dissection of all points, made once */
+    struct direct_keyed *gkeys;     /* [npoints] sorting work */
+    uint32_t *uidx;                 /* [npoints] a point's first unknown, UINT32_MAX if none */
+    size_t nu;                      /* unknowns of the current systems */
+    double *lgeo, *la, *lc;         /* [nlinks] tension stiffness, penalty a, C + a l */
+    vec3 *nf;                       /* [nlinks] directions the current factor was made with */
+    double *laf;                    /* [nlinks] and penalties */
+    uint32_t *ap, *ai;              /* [max unknowns + 1], [max entries]: strictly upper part */
+    double *ax, *adiag, *rhs;       /* [max entries], [max unknowns], [max unknowns] */
+    int32_t *etree;                 /* [max unknowns] elimination tree */
     uint32_t *lnz, *lflag, *lfill, *lpattern; /* [max unknowns] column counts and work */
     size_t *lp;                               /* [max unknowns + 1] column starts of L */
     uint32_t *li;                             /* [max nnz(L)] */
     double *lx, *ld, *ly;                     /* [max nnz(L)] L; [max unknowns] D and work */
     size_t entry_cap, l_cap;                  /* room in ai/ax and li/lx */
-    int factored;                             /* 1 while the factor may serve the next iteration */
-    double gs_moved;       /* the most Gauss-Seidel moved a graph point since the last
-                              iteration, m */
-    double last_residual;  /* of the previous iteration of this substep, m */
-    double converged;      /* a residual this small needs no step, m */
-    double refactor_floor; /* nor, this small, a new factor, m */
+    double gs_moved; /* the most Gauss-Seidel moved a graph point since the last iteration, m */
 
     struct direct_stats stats;
 };

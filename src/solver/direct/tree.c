@@ -7,171 +7,787 @@
  * the plain XPBD step leaves out. With it the iteration converges quadratically even when
  * links turn by more than their length per substep, and its fixed point is the exact closest
  * point: at rest, M g h^2 = -J^T l, the static equilibrium, whatever dt and link order.
- * When the links form a tree the system's graph is one too once each point is grouped with
- * the link to its parent (and its links to pinned points): Baraff's (1996) elimination from
- * the leaves to the root then factors it without fill, each step a small dense solve. */
+ * When the links form a tree, so does the system's graph, and eliminating it from the leaves
+ * to the root (Baraff 1996) factors it without fill. Each point is eliminated together with
+ * the multipliers of its links to its children and to pinned points (its block): the point's
+ * unknowns first (its stiffness block is positive definite: mass, tensions, and what its
+ * subtree passes on), then the multipliers through their Schur complement
+ * S = J K^-1 J^T + a, definite too. A link's multiplier is eliminated with its upper end, not
+ * its lower one: then a straight run of links ending at a pin (a chain's start as a V, a
+ * hanging chain near its pins) never makes a block singular, where grouping the link with
+ * its lower end would put two parallel constraints on one point. No pivoting; one pass from
+ * the leaves assembles and eliminates, one from the root substitutes back. */
 #include "solver/direct/tree.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "solver/direct/internal.h"
-#include "solver/direct/newton.h"
 
-/* Solves a x = b for nrhs right-hand sides in place (a: n x n, b: n x nrhs, row-major) by
- * Gaussian elimination with partial pivoting. The multiplier rows of rigid links have a
- * zero diagonal, so pivoting is needed; a pivot below 1e-13 of the block's scale (redundant
- * links at one point, e.g. three pins in 2D) is raised to it, which damps the redundant
- * direction like a Levenberg-Marquardt term instead of dividing by zero. */
-static void dense_solve(double *a, int n, double *b, int nrhs)
+#define PIVOT_FLOOR 1e-13 /* of S's diagonal: redundant links at one point (three pins in 2D) */
+
+/* The per-point kernels, instantiated for 2 and 3 dimensions so that their small loops
+ * unroll: they are the whole cost of a tree iteration. */
+#define KERNEL static inline __attribute__((always_inline))
+#define UNROLL _Pragma("GCC unroll 4")
+
+/* A link's geometry seen from one of its ends p. */
+struct link_geo {
+    double j[3]; /* its Jacobian at p: +n at its end b, -n at its end a */
+    double c;    /* C + a l, m */
+    double geo;  /* geometric stiffness: tension / length, N s^2 / m^2 (0 in compression) */
+    double lam;  /* the multiplier it was evaluated with, N s^2 */
+};
+
+/* Link l's geometry from its end p at x_p, its other end at x_o, with multiplier lam. */
+KERNEL void link_geometry(const struct direct *d, const struct model *m, uint32_t l, uint32_t p,
+                          vec3 xp, vec3 xo, double lam, double ih2, struct link_geo *out)
 {
-    double scale = 0.0;
-    for (int i = 0; i < n * n; i++)
-        if (fabs(a[i]) > scale)
-            scale = fabs(a[i]);
-    const double tiny = 1e-13 * (scale > 0.0 ? scale : 1.0);
+    const vec3 v = v3_sub(xp, xo);
+    const double len = v3_len(v);
+    const vec3 n = len > 0.0 ? v3_scale(v, 1.0 / len) : v3(m->links[l].b == p ? 1 : -1, 0, 0);
+    out->j[0] = n.x; /* v points from the other end to p: +n at b, -n at a either way */
+    out->j[1] = n.y;
+    out->j[2] = n.z;
+    out->c = len - m->links[l].rest + d->alpha[l] * ih2 * lam;
+    out->geo = lam < 0.0 && len > 0.0 ? -lam / len : 0.0;
+    out->lam = lam;
+}
+
+/* Solves the n x n symmetric positive (semi)definite S (row-major) against nrhs right-hand
+ * sides b (n x nrhs) in place, by Cholesky; a pivot under PIVOT_FLOOR of its diagonal (a
+ * redundant link) is raised to it, which damps that direction instead of dividing by 0. */
+static void spd_solve(double *s, int n, double *b, int nrhs)
+{
     for (int k = 0; k < n; k++) {
-        int piv = k;
-        for (int i = k + 1; i < n; i++)
-            if (fabs(a[i * n + k]) > fabs(a[piv * n + k]))
-                piv = i;
-        if (piv != k) {
-            for (int j = 0; j < n; j++) {
-                const double t = a[k * n + j];
-                a[k * n + j] = a[piv * n + j];
-                a[piv * n + j] = t;
-            }
-            for (int j = 0; j < nrhs; j++) {
-                const double t = b[k * nrhs + j];
-                b[k * nrhs + j] = b[piv * nrhs + j];
-                b[piv * nrhs + j] = t;
-            }
-        }
-        if (fabs(a[k * n + k]) < tiny)
-            a[k * n + k] = a[k * n + k] < 0.0 ? -tiny : tiny;
+        double piv = s[k * n + k];
+        for (int j = 0; j < k; j++)
+            piv -= s[k * n + j] * s[k * n + j];
+        const double floor = PIVOT_FLOOR * s[k * n + k];
+        piv = sqrt(piv > floor ? piv : floor);
+        s[k * n + k] = piv;
         for (int i = k + 1; i < n; i++) {
-            const double f = a[i * n + k] / a[k * n + k];
-            if (f == 0.0)
-                continue;
-            for (int j = k; j < n; j++)
-                a[i * n + j] -= f * a[k * n + j];
-            for (int j = 0; j < nrhs; j++)
-                b[i * nrhs + j] -= f * b[k * nrhs + j];
+            double v = s[i * n + k];
+            for (int j = 0; j < k; j++)
+                v -= s[i * n + j] * s[k * n + j];
+            s[i * n + k] = v / piv;
         }
     }
-    for (int k = n; k-- > 0;)
-        for (int j = 0; j < nrhs; j++) {
-            double v = b[k * nrhs + j];
-            for (int i = k + 1; i < n; i++)
-                v -= a[k * n + i] * b[i * nrhs + j];
-            b[k * nrhs + j] = v / a[k * n + k];
+    for (int r = 0; r < nrhs; r++) {
+        for (int i = 0; i < n; i++) {
+            double v = b[i * nrhs + r];
+            for (int j = 0; j < i; j++)
+                v -= s[i * n + j] * b[j * nrhs + r];
+            b[i * nrhs + r] = v / s[i * n + i];
         }
-}
-
-static void to_array(vec3 v, double out[3])
-{
-    out[0] = v.x;
-    out[1] = v.y;
-    out[2] = v.z;
-}
-
-/* Link of column j >= dims of point p's block: its parent link first, then its pin links. */
-static uint32_t block_link(const struct direct *d, uint32_t p, int j)
-{
-    const int has_parent = d->parent_link[p] >= 0;
-    if (has_parent && j == d->dims)
-        return (uint32_t)d->parent_link[p];
-    return d->pin_link[d->adj_first[p] + (uint32_t)(j - d->dims - has_parent)];
-}
-
-/* Factors point p's block D_p (its Schur complement over its subtree already in kacc[p])
- * against [B_p | r_p], B_p coupling it to its parent q, stores Y = D^-1 B and z = D^-1 r, and
- * passes the Schur complement -B^T Y, -B^T z on to q. */
-static void eliminate(struct direct *d, const struct model *m, uint32_t p, double ih2)
-{
-    const int dim = d->dims, has_parent = d->parent_link[p] >= 0;
-    const int nb = dim + has_parent + (int)d->npins[p], nrhs = has_parent ? dim + 1 : 1;
-    double *a = d->scratch, *b = d->scratch + nb * nb;
-    const double *k = d->kacc + 9 * (size_t)p;
-    memset(a, 0, (size_t)(nb * nb) * sizeof *a);
-    memset(b, 0, (size_t)(nb * nrhs) * sizeof *b);
-    for (int i = 0; i < dim; i++) {
-        for (int j = 0; j < dim; j++)
-            a[i * nb + j] = k[i * 3 + j];
-        b[i * nrhs + nrhs - 1] = d->racc[3 * (size_t)p + (size_t)i];
+        for (int i = n; i-- > 0;) {
+            double v = b[i * nrhs + r];
+            for (int j = i + 1; j < n; j++)
+                v -= s[j * n + i] * b[j * nrhs + r];
+            b[i * nrhs + r] = v / s[i * n + i];
+        }
     }
-    for (int j = dim; j < nb; j++) {
-        const uint32_t l = block_link(d, p, j);
-        double jp[3];
-        to_array(direct_newton_jac(d, m, l, p), jp);
-        const double al = d->alpha[l] * ih2;
-        for (int i = 0; i < dim; i++)
-            a[i * nb + j] = a[j * nb + i] = -jp[i];
-        a[j * nb + j] = -al;
-        b[j * nrhs + nrhs - 1] = d->len[l] - m->links[l].rest + al * d->lambda[l];
-    }
-    /* B_p: -G of the parent link on the point rows, -J at the parent on its multiplier row. */
-    if (!has_parent) {
-        dense_solve(a, nb, b, nrhs);
-        memcpy(d->block + d->block_first[p], b, (size_t)nb * sizeof *b);
+}
+
+/* The inverse of the symmetric positive definite dim x dim matrix k (3 x 3 storage). */
+KERNEL void sym_inverse(const double *k, double *inv, const int dim)
+{
+    if (dim == 2) {
+        const double id = 1.0 / (k[0] * k[4] - k[1] * k[3]);
+        inv[0] = k[4] * id;
+        inv[1] = inv[3] = -k[1] * id;
+        inv[4] = k[0] * id;
         return;
     }
-    const uint32_t q = (uint32_t)d->parent[p], lp = (uint32_t)d->parent_link[p];
-    double jq[3], n[3], bx[9]; /* bx: the point rows of B, -G of the parent link */
-    to_array(direct_newton_jac(d, m, lp, q), jq);
-    to_array(d->n[lp], n);
-    const double c = direct_newton_geo(d, lp);
+    const double c00 = k[4] * k[8] - k[5] * k[7], c01 = k[5] * k[6] - k[3] * k[8];
+    const double c02 = k[3] * k[7] - k[4] * k[6];
+    const double id = 1.0 / (k[0] * c00 + k[1] * c01 + k[2] * c02);
+    inv[0] = c00 * id;
+    inv[1] = inv[3] = c01 * id;
+    inv[2] = inv[6] = c02 * id;
+    inv[4] = (k[0] * k[8] - k[2] * k[6]) * id;
+    inv[5] = inv[7] = (k[2] * k[3] - k[0] * k[5]) * id;
+    inv[8] = (k[0] * k[4] - k[1] * k[3]) * id;
+}
+
+/* What eliminating tree point k needs besides its accumulators: its multipliers' rows. */
+struct block {
+    int nb;                /* multipliers: pins, then children */
+    double *jr, *ar, *rr;  /* rows (nb x 3), their compliance, their right-hand side */
+    double *W, *S, *X, *F; /* K^-1 J^T (nb x 3), J K^-1 J^T + a, [beta | F] twice */
+};
+
+/* Point k's rows: a pin link's own (Jacobian, compliance, C + a l), a child's as the child
+ * left it in trow/trr (its link's row with the child's subtree eliminated). */
+KERNEL void block_rows(struct direct *d, const struct model *m, const vec3 *x, size_t k, double ih2,
+                       struct block *bk, double *K, double *g, struct direct_measure *r,
+                       const int dim)
+{
+    const uint32_t p = d->order[k];
+    int b = 0;
+    for (uint32_t s = d->tpin_first[k]; s < d->tpin_first[k + 1]; s++, b++) {
+        const uint32_t l = d->tpin[s];
+        const uint32_t o = m->links[l].a == p ? m->links[l].b : m->links[l].a;
+        struct link_geo lg;
+        link_geometry(d, m, l, p, x[p], x[o], d->lambda[l], ih2, &lg);
+        for (int i = 0; i < dim; i++) {
+            bk->jr[3 * b + i] = lg.j[i];
+            g[i] -= lg.j[i] * lg.lam;
+            for (int j = 0; j < dim; j++)
+                K[i * 3 + j] += lg.geo * ((i == j) - lg.j[i] * lg.j[j]);
+        }
+        bk->ar[b] = d->alpha[l] * ih2;
+        bk->rr[b] = lg.c;
+        r->kkt += lg.c * lg.c;
+        r->c1 += fabs(lg.c);
+    }
+    for (uint32_t c = d->tchild_first[k]; c < d->tchild_first[k] + d->tnchild[k]; c++, b++) {
+        for (int i = 0; i < dim; i++)
+            bk->jr[3 * b + i] = d->trow[4 * (size_t)c + (size_t)i];
+        bk->ar[b] = d->trow[4 * (size_t)c + 3];
+        bk->rr[b] = d->trr[c];
+    }
+}
+
+/* Assembles tree point k (its mass, its links to its parent and to pins, and what its children
+ * passed on, which it clears), eliminates it with its multipliers, stores the factors that
+ * give them from e = (dx_q, dl of the link to the parent q): u = u0 + U e, l = l0 + L e, and
+ * passes on to q its stiffness and residual shares and its parent link's row. Returns its
+ * share of the residual |W g|^2 + |c|^2 (m^2). */
+static void eliminate(struct direct *d, const struct model *m, const vec3 *x, size_t k, double ih2,
+                      double *scratch, struct direct_measure *meas, const int dim)
+{
+    const uint32_t p = d->order[k];
+    const int32_t q = d->tparent[k];
+    const int nb = (int)(d->tpin_first[k + 1] - d->tpin_first[k] + d->tnchild[k]);
+    const int ne = dim + 1; /* e = (dx_q, dl_parent) */
+    const double mass = d->tmass[k];
+    double *ka = d->tkacc + 9 * k, *ra = d->tracc + 3 * k, *ga = d->tgacc + 3 * k;
+    double K[9] = {0}, g[3] = {0}, r[3] = {0};
+    const double xp[3] = {x[p].x, x[p].y, x[p].z};
+    const double xs[3] = {d->xpred[p].x, d->xpred[p].y, d->xpred[p].z};
+    meas->scale = fmax(meas->scale, fmax(fabs(xp[0]), fmax(fabs(xp[1]), fabs(xp[2]))));
     for (int i = 0; i < dim; i++) {
         for (int j = 0; j < dim; j++)
-            b[i * nrhs + j] = bx[i * 3 + j] = -c * ((i == j) - n[i] * n[j]);
-        b[dim * nrhs + i] = -jq[i];
+            K[i * 3 + j] = ka[i * 3 + j] + (i == j ? mass : 0.0);
+        g[i] = ga[i] + mass * (xp[i] - xs[i]);
+        r[i] = ra[i];
     }
-    dense_solve(a, nb, b, nrhs);
-    memcpy(d->block + d->block_first[p], b, (size_t)(nb * nrhs) * sizeof *b);
-    /* kacc[q] -= B^T Y and racc[q] -= B^T z, B^T's columns being the rows of B above. */
-    double *kq = d->kacc + 9 * (size_t)q, *rq = d->racc + 3 * (size_t)q;
-    for (int r = 0; r < dim; r++) {
-        for (int s = 0; s <= dim; s++) {
-            double v = -jq[r] * b[dim * nrhs + s];
+    memset(ka, 0, 9 * sizeof *ka);
+    memset(ra, 0, 3 * sizeof *ra);
+    memset(ga, 0, 3 * sizeof *ga);
+    struct block bk = {nb,
+                       scratch,
+                       scratch + 3 * nb,
+                       scratch + 4 * nb,
+                       scratch + 5 * nb,
+                       scratch + 8 * nb,
+                       scratch + 8 * nb + nb * nb,
+                       scratch + 8 * nb + nb * nb + nb * (ne + 1)};
+    block_rows(d, m, x, k, ih2, &bk, K, g, meas, dim);
+    /* The link to the parent: its geometry, its tension's stiffness here, its coupling
+     * B = [C | -j] to e (C = -geo P, the tension's stiffness between p and q). */
+    double B[12] = {0}, jp[3] = {0, 0, 0};
+    struct link_geo pl = {{0, 0, 0}, 0, 0, 0};
+    if (q >= 0) {
+        const uint32_t l = d->tplink[k];
+        link_geometry(d, m, l, p, x[p], x[d->order[q]], d->lambda[l], ih2, &pl);
+        for (int i = 0; i < dim; i++) {
+            jp[i] = pl.j[i];
+            g[i] -= pl.j[i] * pl.lam;
+            for (int j = 0; j < dim; j++) {
+                const double gp = pl.geo * ((i == j) - pl.j[i] * pl.j[j]);
+                K[i * 3 + j] += gp;
+                B[i * 4 + j] = -gp;
+            }
+            B[i * 4 + dim] = -pl.j[i];
+        }
+        meas->kkt += pl.c * pl.c;
+        meas->c1 += fabs(pl.c);
+    }
+    double w2 = 0.0, e2 = 0.0;
+    for (int i = 0; i < dim; i++) {
+        w2 += g[i] * g[i];
+        e2 += (xp[i] - xs[i]) * (xp[i] - xs[i]);
+        r[i] -= g[i];
+    }
+    meas->kkt += w2 / (mass * mass);
+    meas->f += 0.5 * mass * e2;
+
+    double Ki[9];
+    sym_inverse(K, Ki, dim);
+    double v[3] = {0, 0, 0}, Z[12] = {0};
+    for (int i = 0; i < dim; i++)
+        for (int j = 0; j < dim; j++)
+            v[i] += Ki[i * 3 + j] * r[j];
+    if (q >= 0)
+        for (int i = 0; i < dim; i++)
+            for (int e = 0; e < ne; e++) {
+                double z = 0.0;
+                for (int t = 0; t < dim; t++)
+                    z += Ki[i * 3 + t] * B[t * 4 + e];
+                Z[i * 4 + e] = z;
+            }
+    /* W = K^-1 J^T, S = J W + a, right-hand sides [beta | F], F = W^T B (zero at a root). */
+    const int nrhs = q >= 0 ? 1 + ne : 1;
+    for (int b = 0; b < nb; b++) {
+        double beta = -bk.rr[b];
+        for (int i = 0; i < dim; i++) {
+            double s = 0.0;
+            for (int j = 0; j < dim; j++)
+                s += Ki[i * 3 + j] * bk.jr[3 * b + j];
+            bk.W[3 * b + i] = s;
+            beta -= bk.jr[3 * b + i] * v[i];
+        }
+        bk.X[b * nrhs] = beta;
+        for (int e = 0; e + 1 < nrhs; e++) {
+            double f = 0.0;
             for (int i = 0; i < dim; i++)
-                v += bx[i * 3 + r] * b[i * nrhs + s];
-            if (s < dim)
-                kq[r * 3 + s] -= v;
-            else
-                rq[r] -= v;
+                f += bk.W[3 * b + i] * B[i * 4 + e];
+            bk.X[b * nrhs + 1 + e] = f;
+        }
+        for (int b2 = 0; b2 <= b; b2++) {
+            double s = b == b2 ? bk.ar[b] : 0.0;
+            for (int i = 0; i < dim; i++)
+                s += bk.jr[3 * b + i] * bk.W[3 * b2 + i];
+            bk.S[b * nb + b2] = bk.S[b2 * nb + b] = s;
+        }
+    }
+    memcpy(bk.F, bk.X, (size_t)(nb * nrhs) * sizeof *bk.F);
+    spd_solve(bk.S, nb, bk.X, nrhs);
+
+    /* Factors: l0 (nb), L (nb x ne), u0 (dim), U (dim x ne). */
+    double *fac = d->tfac + d->tfac_first[k];
+    double *l0 = fac, *L = l0 + nb, *u0 = L + nb * ne, *U = u0 + dim;
+    for (int b = 0; b < nb; b++) {
+        l0[b] = bk.X[b * nrhs];
+        for (int e = 0; e + 1 < nrhs; e++)
+            L[b * ne + e] = bk.X[b * nrhs + 1 + e];
+    }
+    for (int i = 0; i < dim; i++) {
+        double s = v[i];
+        for (int b = 0; b < nb; b++)
+            s += bk.W[3 * b + i] * l0[b];
+        u0[i] = s;
+    }
+    if (q < 0)
+        return;
+    for (int i = 0; i < dim; i++)
+        for (int e = 0; e < ne; e++) {
+            double s = -Z[i * 4 + e];
+            for (int b = 0; b < nb; b++)
+                s += bk.W[3 * b + i] * L[b * ne + e];
+            U[i * ne + e] = s;
+        }
+    /* To the parent: D = F^T S^-1 F - B^T K^-1 B over e, and -B^T u0 on its right-hand side;
+     * the stiffness part and the link's tension at q to kacc, the rest to the link's row. */
+    double D[16];
+    for (int e = 0; e < ne; e++)
+        for (int f = 0; f <= e; f++) {
+            double s = 0.0;
+            for (int b = 0; b < nb; b++)
+                s += bk.F[b * nrhs + 1 + e] * L[b * ne + f];
+            for (int t = 0; t < dim; t++)
+                s -= B[t * 4 + e] * Z[t * 4 + f];
+            D[e * 4 + f] = D[f * 4 + e] = s;
+        }
+    double *kq = d->tkacc + 9 * (size_t)q, *rq = d->tracc + 3 * (size_t)q;
+    double *gq = d->tgacc + 3 * (size_t)q, *row = d->trow + 4 * k;
+    double bu = 0.0;
+    for (int i = 0; i < dim; i++) {
+        double cu = 0.0;
+        for (int t = 0; t < dim; t++)
+            cu += B[t * 4 + i] * u0[t];
+        rq[i] -= cu;
+        gq[i] += jp[i] * pl.lam; /* the link's share of g at q: -J_q l = +J_p l */
+        for (int j = 0; j < dim; j++)
+            kq[i * 3 + j] += D[i * 4 + j] - B[i * 4 + j];
+        row[i] = -jp[i] - D[i * 4 + dim];
+        bu += jp[i] * u0[i];
+    }
+    row[3] = d->alpha[d->tplink[k]] * ih2 - D[dim * 4 + dim];
+    d->trr[k] = pl.c + bu;
+    return;
+}
+
+/* The parent link of tree point k at x: its geometry from k's side, its tension's stiffness
+ * added to K, its multiplier's share taken from g; B = [C | -j] couples k to e = (dx_q, dl)
+ * (C = -geo P, the tension's stiffness between k and q). */
+KERNEL void parent_link(const struct direct *d, const struct model *m, const vec3 *x, size_t k,
+                        double ih2, double *K, double *g, double *B, struct link_geo *pl,
+                        const int dim)
+{
+    const uint32_t l = (uint32_t)d->tplink[k];
+    link_geometry(d, m, l, d->order[k], x[d->order[k]], x[d->order[d->tparent[k]]], d->lambda[l],
+                  ih2, pl);
+    UNROLL
+    for (int i = 0; i < dim; i++) {
+        g[i] -= pl->j[i] * pl->lam;
+        UNROLL
+        for (int j = 0; j < dim; j++) {
+            const double gp = pl->geo * ((i == j) - pl->j[i] * pl->j[j]);
+            K[i * 3 + j] += gp;
+            B[i * 4 + j] = -gp;
+        }
+        B[i * 4 + dim] = -pl->j[i];
+    }
+}
+
+/* What point k hands its parent q: D = F^T S^-1 F - B^T K^-1 B over e = (dx_q, dl) and
+ * -B^T u0: the stiffness part and the link's tension at q to q's
+ * accumulators, the rest to the link's row in q's block. */
+KERNEL void hand_up(struct direct *d, size_t k, const double *B, const double *D, const double *u0,
+                    const struct link_geo *pl, double ih2, const int dim)
+{
+    const size_t q = (size_t)d->tparent[k];
+    double *kq = d->tkacc + 9 * q, *rq = d->tracc + 3 * q, *gq = d->tgacc + 3 * q;
+    double *row = d->trow + 4 * k, bu = 0.0;
+    UNROLL
+    for (int i = 0; i < dim; i++) {
+        double cu = 0.0;
+        UNROLL
+        for (int t = 0; t < dim; t++)
+            cu += B[t * 4 + i] * u0[t];
+        rq[i] -= cu;
+        gq[i] += pl->j[i] * pl->lam; /* the link's share of g at q: -J_q l = +J_p l */
+        UNROLL
+        for (int j = 0; j < dim; j++)
+            kq[i * 3 + j] += D[i * 4 + j] - B[i * 4 + j];
+        row[i] = -pl->j[i] - D[i * 4 + dim];
+        bu += pl->j[i] * u0[i];
+    }
+    row[3] = d->alpha[d->tplink[k]] * ih2 - D[dim * 4 + dim];
+    d->trr[k] = pl->c + bu;
+}
+
+/* eliminate() for the common point: a parent and at most one multiplier of its own (a chain's
+ * inside, a leaf), in closed form. With W = K^-1 j and S = j W + a for its own row j, the
+ * projected inverse K' = K^-1 - W W^T / S gives everything: u0 = K' r - W rr / S,
+ * l0 = -(rr + W.r) / S, L = W^T B / S, U = -K' B and D = -B^T K' B. */
+KERNEL void eliminate_one(struct direct *d, const struct model *m, const vec3 *x, size_t k,
+                          double ih2, struct direct_measure *r, const int dim)
+{
+    const uint32_t p = d->order[k];
+    const int ne = dim + 1;
+    const int npin = (int)(d->tpin_first[k + 1] - d->tpin_first[k]);
+    const int nb = npin + (int)d->tnchild[k];
+    const double mass = d->tmass[k];
+    double *ka = d->tkacc + 9 * k, *ra = d->tracc + 3 * k, *ga = d->tgacc + 3 * k;
+    double K[9], g[3], rv[3];
+    const double xp[3] = {x[p].x, x[p].y, x[p].z};
+    const double xs[3] = {d->xpred[p].x, d->xpred[p].y, d->xpred[p].z};
+    UNROLL
+    for (int i = 0; i < dim; i++) {
+        const double a = fabs(xp[i]);
+        r->scale = a > r->scale ? a : r->scale;
+        UNROLL
+        for (int j = 0; j < dim; j++) {
+            K[i * 3 + j] = ka[i * 3 + j] + (i == j ? mass : 0.0);
+            ka[i * 3 + j] = 0.0;
+        }
+        g[i] = ga[i] + mass * (xp[i] - xs[i]);
+        rv[i] = ra[i];
+        ga[i] = ra[i] = 0.0;
+    }
+    double jr[3] = {0, 0, 0}, ar = 0.0, rr = 0.0;
+    if (npin) {
+        const uint32_t l = d->tpin[d->tpin_first[k]];
+        const uint32_t o = m->links[l].a == p ? m->links[l].b : m->links[l].a;
+        struct link_geo lg;
+        link_geometry(d, m, l, p, x[p], x[o], d->lambda[l], ih2, &lg);
+        UNROLL
+        for (int i = 0; i < dim; i++) {
+            jr[i] = lg.j[i];
+            g[i] -= lg.j[i] * lg.lam;
+            UNROLL
+            for (int j = 0; j < dim; j++)
+                K[i * 3 + j] += lg.geo * ((i == j) - lg.j[i] * lg.j[j]);
+        }
+        ar = d->alpha[l] * ih2;
+        rr = lg.c;
+        r->kkt += lg.c * lg.c;
+        r->c1 += fabs(lg.c);
+    } else if (nb) {
+        const size_t c = d->tchild_first[k];
+        UNROLL
+        for (int i = 0; i < dim; i++)
+            jr[i] = d->trow[4 * c + (size_t)i];
+        ar = d->trow[4 * c + 3];
+        rr = d->trr[c];
+    }
+    double B[12], Kp[9], W[3] = {0, 0, 0}, T[12], D[16], u0[3];
+    struct link_geo pl;
+    parent_link(d, m, x, k, ih2, K, g, B, &pl, dim);
+    r->kkt += pl.c * pl.c;
+    r->c1 += fabs(pl.c);
+    double w2 = 0.0, e2 = 0.0;
+    UNROLL
+    for (int i = 0; i < dim; i++) {
+        w2 += g[i] * g[i];
+        e2 += (xp[i] - xs[i]) * (xp[i] - xs[i]);
+        rv[i] -= g[i];
+    }
+    r->kkt += w2 / (mass * mass);
+    r->f += 0.5 * mass * e2;
+    sym_inverse(K, Kp, dim);
+    double *l0 = d->tfac + d->tfac_first[k], *L = l0 + nb, *U = L + nb * ne + dim;
+    double is = 0.0;
+    if (nb) {
+        double Sd = ar, wr = 0.0;
+        UNROLL
+        for (int i = 0; i < dim; i++) {
+            double s = 0.0;
+            UNROLL
+            for (int j = 0; j < dim; j++)
+                s += Kp[i * 3 + j] * jr[j];
+            W[i] = s;
+            Sd += jr[i] * s;
+            wr += s * rv[i];
+        }
+        is = 1.0 / Sd;
+        UNROLL
+        for (int i = 0; i < dim; i++)
+            UNROLL
+        for (int j = 0; j < dim; j++)
+            Kp[i * 3 + j] -= W[i] * W[j] * is;
+        l0[0] = -(rr + wr) * is;
+        UNROLL
+        for (int e = 0; e < ne; e++) {
+            double f = 0.0;
+            UNROLL
+            for (int i = 0; i < dim; i++)
+                f += W[i] * B[i * 4 + e];
+            L[e] = f * is;
+        }
+    }
+    UNROLL
+    for (int i = 0; i < dim; i++) {
+        double s = -W[i] * rr * is;
+        UNROLL
+        for (int j = 0; j < dim; j++)
+            s += Kp[i * 3 + j] * rv[j];
+        u0[i] = s;
+        L[nb * ne + i] = s;
+        UNROLL
+        for (int e = 0; e < ne; e++) {
+            double t = 0.0;
+            UNROLL
+            for (int j = 0; j < dim; j++)
+                t += Kp[i * 3 + j] * B[j * 4 + e];
+            T[i * 4 + e] = t;
+            U[i * ne + e] = -t;
+        }
+    }
+    UNROLL
+    for (int e = 0; e < ne; e++)
+        UNROLL
+    for (int f = 0; f <= e; f++) {
+        double t = 0.0;
+        UNROLL
+        for (int i = 0; i < dim; i++)
+            t -= B[i * 4 + e] * T[i * 4 + f];
+        D[e * 4 + f] = D[f * 4 + e] = t;
+    }
+    hand_up(d, k, B, D, u0, &pl, ih2, dim);
+}
+
+/* eliminate_one() in the plane, where the tension's stiffness of a link of direction n is
+ * geo t t^T (t = n turned by 90 degrees): with the projected inverse K', D = -B^T K' B
+ * reduces to D_uu = -geo^2 (t.K't) t t^T, D_ul = -geo (t.K'n) t, D_ll = -n.K'n, and what
+ * the point hands its parent is a rank-one stiffness along t. Same arithmetic, a third of
+ * the work. */
+static inline __attribute__((always_inline)) void
+eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k, double ih2,
+                struct direct_measure *r)
+{
+    const uint32_t p = d->order[k];
+    const size_t q = (size_t)d->tparent[k];
+    const int npin = (int)(d->tpin_first[k + 1] - d->tpin_first[k]);
+    const int nb = npin + (int)d->tnchild[k];
+    const double mass = d->tmass[k];
+    double *ka = d->tkacc + 9 * k, *ra = d->tracc + 3 * k, *ga = d->tgacc + 3 * k;
+    const double ex = x[p].x - d->xpred[p].x, ey = x[p].y - d->xpred[p].y;
+    const double ax = fabs(x[p].x), ay = fabs(x[p].y);
+    r->scale = ax > r->scale ? ax : r->scale;
+    r->scale = ay > r->scale ? ay : r->scale;
+    double k00 = ka[0] + mass, k01 = ka[1], k11 = ka[4] + mass;
+    double gx = ga[0] + mass * ex, gy = ga[1] + mass * ey, rx = ra[0], ry = ra[1];
+    ka[0] = ka[1] = ka[4] = ra[0] = ra[1] = ga[0] = ga[1] = 0.0;
+    double jx = 0.0, jy = 0.0, ar = 0.0, rr = 0.0;
+    if (npin) {
+        const uint32_t l = d->tpin[d->tpin_first[k]];
+        const uint32_t o = m->links[l].a == p ? m->links[l].b : m->links[l].a;
+        struct link_geo lg;
+        link_geometry(d, m, l, p, x[p], x[o], d->lambda[l], ih2, &lg);
+        jx = lg.j[0];
+        jy = lg.j[1];
+        gx -= jx * lg.lam;
+        gy -= jy * lg.lam;
+        k00 += lg.geo * jy * jy;
+        k01 -= lg.geo * jx * jy;
+        k11 += lg.geo * jx * jx;
+        ar = d->alpha[l] * ih2;
+        rr = lg.c;
+        r->kkt += lg.c * lg.c;
+        r->c1 += fabs(lg.c);
+    } else if (nb) {
+        const double *row = d->trow + 4 * (size_t)d->tchild_first[k];
+        jx = row[0];
+        jy = row[1];
+        ar = row[3];
+        rr = d->trr[d->tchild_first[k]];
+    }
+    const uint32_t lp = (uint32_t)d->tplink[k];
+    struct link_geo pl;
+    link_geometry(d, m, lp, p, x[p], x[d->order[q]], d->lambda[lp], ih2, &pl);
+    const double nx = pl.j[0], ny = pl.j[1], tx = -ny, ty = nx, geo = pl.geo;
+    gx -= nx * pl.lam;
+    gy -= ny * pl.lam;
+    k00 += geo * tx * tx;
+    k01 += geo * tx * ty;
+    k11 += geo * ty * ty;
+    r->kkt += pl.c * pl.c + (gx * gx + gy * gy) / (mass * mass);
+    r->c1 += fabs(pl.c);
+    r->f += 0.5 * mass * (ex * ex + ey * ey);
+    rx -= gx;
+    ry -= gy;
+    const double id = 1.0 / (k00 * k11 - k01 * k01);
+    double p00 = k11 * id, p01 = -k01 * id, p11 = k00 * id; /* K^-1, then K' */
+    double *l0 = d->tfac + d->tfac_first[k], *L = l0 + nb, *u = L + 3 * nb, *U = u + 2;
+    double ux, uy;
+    if (nb) {
+        const double wx = p00 * jx + p01 * jy, wy = p01 * jx + p11 * jy;
+        const double is = 1.0 / (ar + jx * wx + jy * wy);
+        p00 -= wx * wx * is;
+        p01 -= wx * wy * is;
+        p11 -= wy * wy * is;
+        l0[0] = -(rr + wx * rx + wy * ry) * is;
+        const double wt = -geo * (wx * tx + wy * ty) * is;
+        L[0] = wt * tx;
+        L[1] = wt * ty;
+        L[2] = -(wx * nx + wy * ny) * is;
+        ux = p00 * rx + p01 * ry - wx * rr * is;
+        uy = p01 * rx + p11 * ry - wy * rr * is;
+    } else {
+        ux = p00 * rx + p01 * ry;
+        uy = p01 * rx + p11 * ry;
+    }
+    const double knx = p00 * nx + p01 * ny, kny = p01 * nx + p11 * ny; /* K'n */
+    u[0] = ux;
+    u[1] = uy;
+    U[0] = geo * (p00 - knx * nx); /* U = -K'B = [geo (K' - K'n n^T) | K'n] */
+    U[1] = geo * (p01 - knx * ny);
+    U[2] = knx;
+    U[3] = geo * (p01 - kny * nx);
+    U[4] = geo * (p11 - kny * ny);
+    U[5] = kny;
+    const double tkt = tx * (p00 * tx + p01 * ty) + ty * (p01 * tx + p11 * ty);
+    const double tkn = tx * knx + ty * kny, tu = tx * ux + ty * uy;
+    const double tau = geo - geo * geo * tkt;
+    double *kq = d->tkacc + 9 * q, *rq = d->tracc + 3 * q, *gq = d->tgacc + 3 * q;
+    kq[0] += tau * tx * tx;
+    kq[1] += tau * tx * ty;
+    kq[4] += tau * ty * ty;
+    rq[0] += geo * tu * tx;
+    rq[1] += geo * tu * ty;
+    gq[0] += nx * pl.lam;
+    gq[1] += ny * pl.lam;
+    double *row = d->trow + 4 * k;
+    row[0] = -nx + geo * tkn * tx;
+    row[1] = -ny + geo * tkn * ty;
+    row[3] = d->alpha[lp] * ih2 + nx * knx + ny * kny;
+    d->trr[k] = pl.c + nx * ux + ny * uy;
+}
+
+/* Tree point k, by the kernel that fits it. */
+KERNEL void eliminate_point(struct direct *d, const struct model *m, const vec3 *x, size_t k,
+                            double ih2, double *scratch, struct direct_measure *r, const int dim)
+{
+    if (d->tparent[k] >= 0 && d->tpin_first[k + 1] - d->tpin_first[k] + d->tnchild[k] <= 1) {
+        if (dim == 2)
+            eliminate_plane(d, m, x, k, ih2, r);
+        else
+            eliminate_one(d, m, x, k, ih2, r, dim);
+    } else
+        eliminate(d, m, x, k, ih2, scratch, r, dim);
+}
+
+struct direct_measure direct_tree_eliminate(struct direct *d, const struct model *m, const vec3 *x,
+                                            size_t k0, size_t k1, double ih2, double *scratch)
+{
+    struct direct_measure r = {0, 0, 0, 0};
+    if (d->dims == 2)
+        for (size_t k = k1; k-- > k0;)
+            eliminate_point(d, m, x, k, ih2, scratch, &r, 2);
+    else
+        for (size_t k = k1; k-- > k0;)
+            eliminate_point(d, m, x, k, ih2, scratch, &r, 3);
+    return r;
+}
+
+/* The multipliers of point k's block and its step from e = (dx_q, dl of the parent link);
+ * adds its part of the objective's slope along the step, m (x - x*).dx, to *slope and raises
+ * *mu to its largest |l + dl|, then takes the full step (x only when move). */
+KERNEL void substitute(struct direct *d, vec3 *x, size_t k, int move, double *slope, double *mu,
+                       const int dim)
+{
+    const int32_t q = d->tparent[k];
+    const uint32_t p = d->order[k];
+    const int npin = (int)(d->tpin_first[k + 1] - d->tpin_first[k]);
+    const int nb = npin + (int)d->tnchild[k], ne = dim + 1;
+    const double *fac = d->tfac + d->tfac_first[k];
+    const double *l0 = fac, *L = l0 + nb, *u0 = L + nb * ne, *U = u0 + dim;
+    double e[4] = {0, 0, 0, 0}, u[3] = {0, 0, 0};
+    if (q >= 0) {
+        e[0] = d->tdx[q].x;
+        e[1] = d->tdx[q].y;
+        e[2] = d->tdx[q].z;
+        e[dim] = d->dlam[d->tplink[k]];
+        const uint32_t l = (uint32_t)d->tplink[k];
+        const double lam = d->lambda[l] + e[dim];
+        *mu = fabs(lam) > *mu ? fabs(lam) : *mu;
+        d->lambda[l] = lam;
+    }
+    UNROLL
+    for (int i = 0; i < dim; i++) {
+        double s = u0[i];
+        if (q >= 0)
+            UNROLL
+        for (int j = 0; j < ne; j++)
+            s += U[i * ne + j] * e[j];
+        u[i] = s;
+    }
+    const vec3 du = v3(u[0], u[1], u[2]);
+    d->tdx[k] = du;
+    *slope += d->tmass[k] * v3_dot(v3_sub(x[p], d->xpred[p]), du);
+    if (move)
+        x[p] = v3_add(x[p], du);
+    for (int b = 0; b < nb; b++) {
+        double s = l0[b];
+        if (q >= 0)
+            UNROLL
+        for (int j = 0; j < ne; j++)
+            s += L[b * ne + j] * e[j];
+        const uint32_t l = b < npin
+                               ? d->tpin[d->tpin_first[k] + (uint32_t)b]
+                               : (uint32_t)d->tplink[d->tchild_first[k] + (uint32_t)(b - npin)];
+        d->dlam[l] = s;
+        if (b < npin) {
+            const double lam = d->lambda[l] + s;
+            *mu = fabs(lam) > *mu ? fabs(lam) : *mu;
+            d->lambda[l] = lam;
         }
     }
 }
 
-/* u_p = z_p - Y_p dx_q: point p's step and its links' multiplier steps. */
-static void back_substitute(struct direct *d, uint32_t p)
+/* substitute() for what eliminate_plane() factored. */
+static inline __attribute__((always_inline)) void
+substitute_plane(struct direct *d, vec3 *x, size_t k, int move, double *slope, double *mu)
 {
-    const int dim = d->dims, has_parent = d->parent_link[p] >= 0;
-    const int nb = dim + has_parent + (int)d->npins[p], nrhs = has_parent ? dim + 1 : 1;
-    const double *y = d->block + d->block_first[p];
-    double dq[3] = {0, 0, 0}, u[3] = {0, 0, 0};
-    if (has_parent)
-        to_array(d->dx[d->parent[p]], dq);
-    for (int i = 0; i < nb; i++) {
-        double v = y[i * nrhs + nrhs - 1];
-        for (int j = 0; j < nrhs - 1; j++)
-            v -= y[i * nrhs + j] * dq[j];
-        if (i < dim)
-            u[i] = v;
-        else
-            d->dlam[block_link(d, p, i)] = v;
+    const size_t q = (size_t)d->tparent[k];
+    const uint32_t p = d->order[k], lp = (uint32_t)d->tplink[k];
+    const int npin = (int)(d->tpin_first[k + 1] - d->tpin_first[k]);
+    const int nb = npin + (int)d->tnchild[k];
+    const double *l0 = d->tfac + d->tfac_first[k], *L = l0 + nb, *u0 = L + 3 * nb, *U = u0 + 2;
+    const double ex = d->tdx[q].x, ey = d->tdx[q].y, el = d->dlam[lp];
+    const double lam = d->lambda[lp] + el;
+    *mu = fabs(lam) > *mu ? fabs(lam) : *mu;
+    d->lambda[lp] = lam;
+    const double ux = u0[0] + U[0] * ex + U[1] * ey + U[2] * el;
+    const double uy = u0[1] + U[3] * ex + U[4] * ey + U[5] * el;
+    d->tdx[k] = v3(ux, uy, 0.0);
+    *slope += d->tmass[k] * ((x[p].x - d->xpred[p].x) * ux + (x[p].y - d->xpred[p].y) * uy);
+    if (move) {
+        x[p].x += ux;
+        x[p].y += uy;
     }
-    d->dx[p] = v3(u[0], u[1], u[2]);
+    if (nb) {
+        const double s = l0[0] + L[0] * ex + L[1] * ey + L[2] * el;
+        if (npin) {
+            const uint32_t l = d->tpin[d->tpin_first[k]];
+            const double lp2 = d->lambda[l] + s;
+            *mu = fabs(lp2) > *mu ? fabs(lp2) : *mu;
+            d->lambda[l] = lp2;
+            d->dlam[l] = s;
+        } else {
+            d->dlam[d->tplink[d->tchild_first[k]]] = s;
+        }
+    }
 }
 
-void direct_tree_iterate(struct direct *d, const struct model *m, vec3 *x, double h, int move)
+void direct_tree_substitute(struct direct *d, vec3 *x, size_t k0, size_t k1, int move,
+                            double *slope, double *mu)
 {
-    const double ih2 = 1.0 / (h * h);
-    for (size_t k = 0; k < d->ntree; k++)
-        direct_newton_assemble(d, m, x, d->order[k], OWNER_TREE);
-    for (size_t k = d->ntree; k-- > 0;) /* leaves first: children follow parents in order[] */
-        eliminate(d, m, d->order[k], ih2);
-    for (size_t k = 0; k < d->ntree; k++)
-        back_substitute(d, d->order[k]);
-    direct_newton_apply(d, x, d->order, d->ntree, OWNER_TREE, move);
+    double s = 0.0, big = 0.0;
+    if (d->dims == 2)
+        for (size_t k = k0; k < k1; k++)
+            if (d->tparent[k] >= 0 && d->tpin_first[k + 1] - d->tpin_first[k] + d->tnchild[k] <= 1)
+                substitute_plane(d, x, k, move, &s, &big);
+            else
+                substitute(d, x, k, move, &s, &big, 2);
+    else
+        for (size_t k = k0; k < k1; k++)
+            substitute(d, x, k, move, &s, &big, 3);
+    *slope = s;
+    *mu = big;
+}
+
+/* Point k's g at x + alpha dx, l + alpha dl, with its children's shares from gtrial; adds its
+ * parent link's share to the parent's, and its parts of the measures to *r. */
+KERNEL void trial_point(struct direct *d, const struct model *m, const vec3 *x, size_t k,
+                        double alpha, double ih2, struct direct_measure *r)
+{
+    const uint32_t p = d->order[k];
+    const int32_t q = d->tparent[k];
+    const double mass = d->tmass[k];
+    const vec3 xp = v3_add(x[p], v3_scale(d->tdx[k], alpha));
+    double *gt = d->tgtrial + 3 * k;
+    vec3 g = v3_add(v3(gt[0], gt[1], gt[2]), v3_scale(v3_sub(xp, d->xpred[p]), mass));
+    gt[0] = gt[1] = gt[2] = 0.0;
+    for (uint32_t s = d->tpin_first[k]; s < d->tpin_first[k + 1]; s++) {
+        const uint32_t l = d->tpin[s];
+        const uint32_t o = m->links[l].a == p ? m->links[l].b : m->links[l].a;
+        struct link_geo lg;
+        link_geometry(d, m, l, p, xp, x[o], d->lambda[l] + alpha * d->dlam[l], ih2, &lg);
+        g = v3_sub(g, v3_scale(v3(lg.j[0], lg.j[1], lg.j[2]), lg.lam));
+        r->kkt += lg.c * lg.c;
+        r->c1 += fabs(lg.c);
+    }
+    if (q >= 0) {
+        const uint32_t l = d->tplink[k];
+        const vec3 xq = v3_add(x[d->order[q]], v3_scale(d->tdx[q], alpha));
+        struct link_geo lg;
+        link_geometry(d, m, l, p, xp, xq, d->lambda[l] + alpha * d->dlam[l], ih2, &lg);
+        const vec3 jl = v3_scale(v3(lg.j[0], lg.j[1], lg.j[2]), lg.lam);
+        g = v3_sub(g, jl);
+        double *gq = d->tgtrial + 3 * (size_t)q;
+        gq[0] += jl.x;
+        gq[1] += jl.y;
+        gq[2] += jl.z;
+        r->kkt += lg.c * lg.c;
+        r->c1 += fabs(lg.c);
+    }
+    const vec3 e = v3_sub(xp, d->xpred[p]);
+    r->kkt += v3_dot(g, g) / (mass * mass);
+    r->f += 0.5 * mass * v3_dot(e, e);
+}
+
+struct direct_measure direct_tree_measure(struct direct *d, const struct model *m, const vec3 *x,
+                                          size_t k0, size_t k1, double alpha, double ih2)
+{
+    struct direct_measure r = {0, 0, 0, 0};
+    for (size_t k = k1; k-- > k0;)
+        trial_point(d, m, x, k, alpha, ih2, &r);
+    return r;
+}
+
+void direct_tree_apply(struct direct *d, vec3 *x, size_t k0, size_t k1, double alpha)
+{
+    for (size_t k = k0; k < k1; k++) {
+        x[d->order[k]] = v3_add(x[d->order[k]], v3_scale(d->tdx[k], alpha));
+        for (uint32_t s = d->tpin_first[k]; s < d->tpin_first[k + 1]; s++)
+            d->lambda[d->tpin[s]] += alpha * d->dlam[d->tpin[s]];
+        if (d->tparent[k] >= 0)
+            d->lambda[d->tplink[k]] += alpha * d->dlam[d->tplink[k]];
+    }
 }

@@ -1,0 +1,63 @@
+#!/bin/sh
+# The direct projection (solver.global) from the command line: a body whose factorisation
+# would pass solver.global_limit is refused before the run starts (exit 2, the body named,
+# Gauss-Seidel suggested), and a run stuck in the factorisation of a dense body stops
+# within a second of SIGTERM (exit 143).
+. "$top_srcdir/tests/lib.sh"
+
+# --- refused up front: the curtain's factorisation takes ~2e7 operations
+
+catena run -q -o "$tmp/refused" --set solver.global=true --set solver.global_limit=1e6 \
+    "$top_srcdir/scenarios/cloth-curtain.json"
+expect_status 2 "a body past solver.global_limit: exit 2"
+expect_err "scenarios/cloth-curtain.json: solver.global: body 'curtain': one factorisation" \
+    "the message names the scenario and the body"
+expect_err "past solver.global_limit (1e+06); solve it by Gauss-Seidel (solver.global: false)" \
+    "the message states the limit and suggests Gauss-Seidel"
+check "nothing is written for a refused run" test ! -e "$tmp/refused/summary.json"
+
+catena run -q -o "$tmp/allowed" --steps 2 --set solver.global=true \
+    "$top_srcdir/scenarios/cloth-curtain.json"
+expect_status 0 "the same body under the default limit runs"
+
+sed 's/"global": true/"global": true, "global_limit": -1/' "$top_srcdir/scenarios/direct-chain-1000.json" \
+    >"$tmp/negative.json"
+catena validate "$tmp/negative.json"
+expect_status 2 "solver.global_limit must be positive"
+expect_err "solver.global_limit" "the message names the key"
+
+# --- stopped inside a factorisation: a 500-point clique, every point linked to every other,
+# takes seconds a factorisation (1000 unknowns, dense); SIGTERM half a second after the run
+# made its output directory (it has then started stepping).
+
+awk -v n=500 'BEGIN {
+  printf "{\"catena\": 1, \"name\": \"clique\", \"dimensions\": 2, \"time\": {\"dt\": 0.01, \"steps\": 100},\n"
+  printf " \"solver\": {\"iterations\": 10, \"global\": true},\n \"points\": [\n"
+  for (i = 0; i < n; i++)
+    printf "  {\"name\": \"p%d\", \"p\": [%.6f, %.6f], \"mass\": %d}%s\n", i,
+        cos(6.283185307 * i / n), sin(6.283185307 * i / n), (i < 2 ? 0 : 1), (i + 1 < n ? "," : "")
+  printf " ],\n \"links\": [\n"
+  for (i = 0; i < n; i++)
+    for (j = i + 1; j < n; j++)
+      printf "%s  {\"a\": \"p%d\", \"b\": \"p%d\"}", (i + j > 1 ? ",\n" : ""), i, j
+  printf "\n ],\n \"output\": {\"trajectory\": [\"csv\"]}\n}\n"
+}' >"$tmp/clique.json"
+
+"$CATENA" run -q -o "$tmp/clique" "$tmp/clique.json" 2>"$tmp/clique.err" &
+pid=$!
+tries=0
+while [ ! -d "$tmp/clique" ] && [ "$tries" -lt 600 ]; do
+    sleep 0.1
+    tries=$((tries + 1))
+done
+sleep 0.5
+kill -TERM "$pid"
+start=$(date +%s%N)
+status=0
+wait "$pid" || status=$?
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+expect_status 143 "SIGTERM during the clique's factorisations: exit 143"
+check "it stopped within a second of SIGTERM (${elapsed_ms} ms)" test "$elapsed_ms" -lt 1000
+check "the run says it was interrupted" grep -q "interrupted by SIGTERM" "$tmp/clique.err"
+
+finish
