@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/text.h"
 #include "sweep/sweep.h"
 
 enum {
@@ -34,12 +35,15 @@ static void sweep_report_run(void *ctx, const struct sweep_plan *p, size_t i,
     const char *dir = ctx;
     if (o->status == SWEEP_OK)
         return;
+    /* The reason quotes summary.json, which whoever shares the directory may have written. */
+    char why[sizeof o->why];
+    text_clean(why, sizeof why, o->why);
     if (o->exit_code >= 0)
         fprintf(stderr, "catena: %s/runs/%s: %s (exit %d): %s\n", dir, p->runs[i].name,
-                sweep_status_name(o->status), o->exit_code, o->why);
+                sweep_status_name(o->status), o->exit_code, why);
     else
         fprintf(stderr, "catena: %s/runs/%s: %s: %s\n", dir, p->runs[i].name,
-                sweep_status_name(o->status), o->why);
+                sweep_status_name(o->status), why);
 }
 
 /* Writes DIR/sweep.csv from the outcomes, reports collect paths found nowhere, and maps the
@@ -51,8 +55,13 @@ static int sweep_finish(const struct sweep_plan *p, const char *dir,
     char *unfound = NULL;
     if (sweep_write_csv(p, dir, out, &unfound, &err))
         return cmd_report(&err);
-    for (const char *line = unfound; line && *line; line += strcspn(line, "\n") + 1)
-        fprintf(stderr, "catena: %.*s\n", (int)strcspn(line, "\n"), line);
+    for (char *line = unfound; line && *line;) {
+        const size_t n = strcspn(line, "\n");
+        const int last = line[n] == '\0';
+        line[n] = '\0';
+        fprintf(stderr, "catena: %s\n", text_clean(line, n + 1, line));
+        line += last ? n : n + 1;
+    }
     free(unfound);
     size_t bad = 0;
     for (size_t i = 0; i < p->nruns; i++)

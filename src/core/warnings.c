@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/text.h"
+
 static char *copy(const char *s)
 {
     const size_t n = strlen(s) + 1;
@@ -39,6 +41,8 @@ int warnings_add(struct warnings *w, const char *code, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(message, (size_t)len + 1, fmt, ap);
     va_end(ap);
+    /* Printed on stderr and naming bodies and points from the file: one safe line. */
+    text_clean(message, (size_t)len + 1, message);
     w->list[w->n++] = (struct warning){.code = c, .message = message};
     return 0;
 }

@@ -71,11 +71,6 @@ int sjson_error(const struct sjson *cx, const char *path, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg + n, sizeof msg - n, fmt, ap);
     va_end(ap);
-    /* Keys and strings from the file may hold escaped control characters (a "\n"); a
-     * message stays on one line. */
-    for (char *c = msg; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7F)
-            *c = '?';
     return error_set(cx->err, CATENA_EINPUT, "%s: %s", cx->label, msg);
 }
 

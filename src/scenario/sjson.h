@@ -47,7 +47,7 @@ cJSON *sjson_parse(const char *label, const char *text, size_t len, struct caten
 
 /* Sets err to "LABEL: PATH: message" ("LABEL: message" when path is empty) with code
  * CATENA_EINPUT, and returns CATENA_EINPUT. Control characters in path and message (from
- * escaped keys and strings) are written as '?' so that the message stays on one line. */
+ * escaped keys and strings) are written as '?' (error_set) so that it stays on one line. */
 int sjson_error(const struct sjson *cx, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
