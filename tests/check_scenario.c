@@ -614,10 +614,10 @@ static const struct bad bad_inputs[] = {
      "test.json: output.trajectory: expected an array, got a string"},
     {HEAD "'name': 'a/b'}",
      "test.json: name: \"a/b\" cannot be used as a directory name (use letters, digits, '.', "
-     "'_' and '-', not starting with '.')"},
+     "'_' and '-', not starting with '.' or '-')"},
     {HEAD "'name': '.hidden'}",
      "test.json: name: \".hidden\" cannot be used as a directory name (use letters, digits, "
-     "'.', '_' and '-', not starting with '.')"},
+     "'.', '_' and '-', not starting with '.' or '-')"},
     {HEAD "'points': {}}", "test.json: points: expected an array, got an object"},
     {HEAD "'points': []}", "test.json: the scenario has no points (add \"points\" or \"bodies\")"},
     /* points */
@@ -742,7 +742,7 @@ START_TEST(test_default_name_from_file)
     ck_assert_ptr_null(sc);
     ck_assert_str_eq(err.msg, "my run.json: name: the file name gives the name \"my run\", which "
                               "cannot be used as a directory name (use letters, digits, '.', "
-                              "'_' and '-', not starting with '.'); set \"name\"");
+                              "'_' and '-', not starting with '.' or '-'); set \"name\"");
     sc = scenario_parse("a/b/c.d.json", text, strlen(text), NULL, 0, &err);
     ck_assert_str_eq(sc->provenance.name, "c.d");
     scenario_destroy(sc);

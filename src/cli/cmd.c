@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/path.h"
+
 int cmd_usage_error(void)
 {
     fputs("Try 'catena --help' for more information.\n", stderr);
@@ -49,6 +51,21 @@ int cmd_parse_max_points(const char *arg, long long *out)
         return -1;
     }
     *out = n;
+    return 0;
+}
+
+int cmd_parse_output_dir(const char *arg, const char **out)
+{
+    if (!*arg) {
+        fputs("catena: -o: expected a directory, got an empty name\n", stderr);
+        return -1;
+    }
+    if (path_is_root(arg)) {
+        fprintf(stderr,
+                "catena: -o: '%s' is the root directory; give a directory for the outputs\n", arg);
+        return -1;
+    }
+    *out = arg;
     return 0;
 }
 

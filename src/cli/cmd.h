@@ -47,6 +47,11 @@ int cmd_one_operand(int argc, char **argv, const char *cmd, const char *what);
 /* --max-points N: a count >= 1, checked here so that a typo is a usage error. */
 int cmd_parse_max_points(const char *arg, long long *out);
 
+/* -o DIR: a directory name, neither empty nor the root directory (outputs there would
+ * land in the current directory or in / without anyone asking). Says what is wrong and
+ * returns -1 otherwise. */
+int cmd_parse_output_dir(const char *arg, const char **out);
+
 /* --set PATH=VALUE: splits arg in place into an override. */
 int cmd_parse_set(char *arg, struct scenario_override *ov);
 

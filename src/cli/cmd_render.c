@@ -140,7 +140,8 @@ int cmd_render(int argc, char **argv)
             status = EXIT_SUCCESS;
             goto done;
         case 'o':
-            out_dir = optarg;
+            if (cmd_parse_output_dir(optarg, &out_dir))
+                goto bad_usage;
             break;
         case 'q':
             quiet = 1;

@@ -153,7 +153,8 @@ int cmd_sweep(int argc, char **argv)
             cmd_usage(stdout);
             return EXIT_SUCCESS;
         case 'o':
-            dir = optarg;
+            if (cmd_parse_output_dir(optarg, &dir))
+                return cmd_usage_error();
             break;
         case 'j':
             errno = 0;
@@ -188,11 +189,16 @@ int cmd_sweep(int argc, char **argv)
         return cmd_usage_error();
     const char *file = argv[optind];
     struct catena_error err;
-    char *self = catena ? NULL : sweep_find_program(cmd_invoked_as);
+    /* The program the runs execute, by its absolute path (or a name looked up in PATH). */
+    char *self = catena ? sweep_program_path(catena) : sweep_find_program(cmd_invoked_as);
     char *default_dir = dir ? NULL : sweep_default_dir(file);
     struct sweep_plan *p = NULL;
     int status;
-    if (!catena && !self) {
+    if (catena && !self) {
+        status = cmd_no_memory();
+        goto done;
+    }
+    if (!self) {
         status = cmd_report(&(struct catena_error){
             CATENA_EFAIL, "sweep: cannot find the catena program to run (give --catena)"});
         goto done;
@@ -206,9 +212,10 @@ int cmd_sweep(int argc, char **argv)
         goto done;
     }
     if (dry_run) {
-        status = EXIT_SUCCESS;
+        /* The listing is what jobs.txt would hold: one command a line, or a refusal. */
+        status = sweep_check_lines(p, dir, self, &err) ? cmd_report(&err) : EXIT_SUCCESS;
         for (size_t i = 0; i < p->nruns && status == EXIT_SUCCESS; i++) {
-            char *cmd = sweep_command(p, dir, catena ? catena : self, i);
+            char *cmd = sweep_command(p, dir, self, i);
             if (cmd)
                 puts(cmd);
             else
@@ -217,10 +224,9 @@ int cmd_sweep(int argc, char **argv)
         }
     } else if (emit) {
         enum sweep_engine e = !strcmp(emit, "slurm") ? SWEEP_SLURM : SWEEP_PARALLEL;
-        status =
-            sweep_emit(p, e, dir, catena ? catena : self, &err) ? cmd_report(&err) : EXIT_SUCCESS;
+        status = sweep_emit(p, e, dir, self, &err) ? cmd_report(&err) : EXIT_SUCCESS;
     } else {
-        status = sweep_here(p, dir, catena ? catena : self, jobs, file);
+        status = sweep_here(p, dir, self, jobs, file);
     }
 done:
     sweep_plan_destroy(p);

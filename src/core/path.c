@@ -1,4 +1,5 @@
 /* File names from a directory and a name (see core/path.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "core/path.h"
 
 #include <stdio.h>
@@ -12,4 +13,14 @@ char *path_join(const char *a, const char *b)
     if (p)
         snprintf(p, n, "%s%s%s", a, na && a[na - 1] != '/' ? "/" : "", b);
     return p;
+}
+
+int path_is_root(const char *p)
+{
+    if (!*p)
+        return 0;
+    char *abs = realpath(p, NULL);
+    const int root = abs && strcmp(abs, "/") == 0;
+    free(abs);
+    return root;
 }

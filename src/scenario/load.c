@@ -55,13 +55,14 @@ static int name_chars_ok(const char *s, const char *extra)
     return 1;
 }
 
-/* A scenario name names its output directory runs/NAME. */
+/* A scenario name names its output directory runs/NAME: not hidden, and not read as an
+ * option by a command given it ("-rf"). */
 static int dir_name_ok(const char *s)
 {
-    return *s && *s != '.' && strlen(s) <= 255 && name_chars_ok(s, "._-");
+    return *s && *s != '.' && *s != '-' && strlen(s) <= 255 && name_chars_ok(s, "._-");
 }
 
-#define DIR_NAME_RULE "use letters, digits, '.', '_' and '-', not starting with '.'"
+#define DIR_NAME_RULE "use letters, digits, '.', '_' and '-', not starting with '.' or '-'"
 
 static int read_name(struct loader *ld)
 {

@@ -109,6 +109,22 @@ char *sweep_find_program(const char *argv0)
     return NULL;
 }
 
+char *sweep_program_path(const char *program)
+{
+    if (!strchr(program, '/') || program[0] == '/')
+        return strdup(program);
+    char *abs = realpath(program, NULL);
+    if (abs)
+        return abs;
+    /* Not here (yet): the path it names from here is still the one meant. */
+    while (program[0] == '.' && program[1] == '/')
+        program += 2;
+    char *cwd = getcwd(NULL, 0);
+    abs = cwd ? path_join(cwd, program) : NULL;
+    free(cwd);
+    return abs;
+}
+
 /* The last non-empty line of a run's log, without catena's "catena: " prefix. */
 static void last_log_line(const char *run_dir, char *out, size_t size)
 {
