@@ -20,6 +20,8 @@ enum json_scan_status {
     JSON_SCAN_OK = 0,
     JSON_SCAN_SYNTAX,    /* not JSON: what says why, at where */
     JSON_SCAN_TRUNCATED, /* the input ended inside a value: what and at as for SYNTAX */
+    JSON_SCAN_RANGE,     /* a number too large or too small (non-zero, it would read as 0)
+                            for a double: what and at as for SYNTAX */
     JSON_SCAN_TOO_LONG,  /* a value is longer than max_value bytes; at is where it starts */
     JSON_SCAN_READ,      /* reading the file failed; read_errno says why */
     JSON_SCAN_NOMEM,     /* no memory for the value being scanned */

@@ -18,8 +18,9 @@
 /* SCENARIO_MAX_POINTS (scenario/scenario.h) is the default point limit; ld->max_points the one
  * in force, checked by loader_check_size before anything is allocated for the points. */
 
-/* Integers beyond 2^53 are not exact in JSON's doubles; counts stop there. */
-#define SCENARIO_MAX_COUNT 9007199254740992LL
+/* From 2^53 on, JSON's doubles do not hold every integer (9007199254740993 reads as 2^53):
+ * counts stop below. */
+#define SCENARIO_MAX_COUNT 9007199254740991LL
 
 /* Where a pin comes from, for the duplicate-pin message. */
 struct pin_origin {

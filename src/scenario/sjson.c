@@ -47,7 +47,9 @@ cJSON *sjson_parse(const char *label, const char *text, size_t len, struct caten
     if (json_scan_document(&sc)) {
         size_t line, col;
         json_scan_where(&sc, sc.at, &line, &col);
-        error_set(err, CATENA_EINPUT, "%s:%zu:%zu: invalid JSON: %s", label, line, col, sc.what);
+        /* A number beyond a double's range is JSON all the same. */
+        error_set(err, CATENA_EINPUT, "%s:%zu:%zu: %s%s", label, line, col,
+                  sc.status == JSON_SCAN_RANGE ? "" : "invalid JSON: ", sc.what);
     } else {
         const char *end = NULL;
         root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 1);
@@ -294,9 +296,13 @@ int sjson_integer(const struct sjson *cx, const cJSON *item, const char *path, l
     fmt_double(got, v);
     if (v != floor(v))
         return sjson_error(cx, path, "expected an integer, got %s", got);
+    /* Past 2^53 the number read may not be the one written: say why it is not. */
+    const char *why = fabs(v) >= 0x1p53 && fabs(v) < 0x1p64
+                          ? "; from 2^53 on, a number cannot hold every integer"
+                          : "";
     if (v < (double)lo)
-        return sjson_error(cx, path, "must be at least %lld (got %s)", lo, got);
-    return sjson_error(cx, path, "must be at most %lld (got %s)", hi, got);
+        return sjson_error(cx, path, "must be at least %lld (got %s%s)", lo, got, why);
+    return sjson_error(cx, path, "must be at most %lld (got %s%s)", hi, got, why);
 }
 
 int sjson_vector(const struct sjson *cx, const cJSON *item, const char *path, int dims, vec3 *out)
