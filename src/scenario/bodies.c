@@ -163,22 +163,23 @@ int bodies_read_plane(struct loader *ld, const cJSON *e, const char *path, vec3 
     if (sjson_get_vector(&ld->cx, e, path, "u", ld->m->dims, u) ||
         sjson_get_vector(&ld->cx, e, path, "v", ld->m->dims, v))
         return CATENA_EINPUT;
-    const double lu = v3_len(*u), lv = v3_len(*v);
-    if (lu == 0)
+    /* Directions, normalised without overflow ([1e200, 0] is along x like [1, 0]). */
+    vec3 uh, vh;
+    if (v3_unit(*u, &uh))
         return sjson_error(&ld->cx, sjson_path_key(p, path, "u"), "must not be the zero vector");
-    if (lv == 0)
+    if (v3_unit(*v, &vh))
         return sjson_error(&ld->cx, sjson_path_key(p, path, "v"), "must not be the zero vector");
     /* Tolerate the rounding of typed unit vectors (0.7071...), not a real slant. */
-    const double cosine = v3_dot(*u, *v) / (lu * lv);
+    const double cosine = v3_dot(uh, vh);
     if (fabs(cosine) > 1e-9) {
         return sjson_error(&ld->cx, sjson_path_key(p, path, "v"),
                            "must be perpendicular to \"u\" (the angle between them is %.3g "
                            "degrees)",
                            acos(fmax(-1.0, fmin(1.0, cosine))) * 180.0 / 3.14159265358979323846);
     }
-    *u = v3_scale(*u, 1.0 / lu);
-    *v = v3_sub(*v, v3_scale(*u, v3_dot(*v, *u)));
-    *v = v3_scale(*v, 1.0 / v3_len(*v));
+    *u = uh;
+    *v = v3_sub(*v, v3_scale(uh, v3_dot(*v, uh)));
+    v3_unit(*v, v); /* not zero: v is far from parallel to u */
     return 0;
 }
 

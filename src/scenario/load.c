@@ -159,7 +159,8 @@ static int (*const sections[])(struct loader *) = {
     scenario_read_links,
     scenario_read_constraints, /* right after links: it reads links[] again */
     scenario_read_reports,     /* after the pins: the catenary report needs a hanging rope */
-    scenario_read_events,      /* last: cuts append the points and links they reserve */
+    scenario_read_events,      /* cuts append the points and links they reserve */
+    scenario_check_model,      /* last: what the model derives, checked once it is whole */
 };
 // clang-format on
 

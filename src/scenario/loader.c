@@ -4,6 +4,7 @@
  * make in the same words. */
 #include "scenario/loader.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* Memory a point and a link take in the model and the state, for the size message. */
@@ -72,11 +73,28 @@ int loader_direction(struct loader *ld, const cJSON *e, const char *path, const 
     char p[SJSON_PATH_MAX];
     if (sjson_get_vector(&ld->cx, e, path, key, ld->m->dims, out))
         return CATENA_EINPUT;
-    const double len = v3_len(*out);
-    if (len == 0.0)
+    if (v3_unit(*out, out))
         return sjson_error(&ld->cx, sjson_path_key(p, path, key), "must not be the zero vector");
-    *out = v3_scale(*out, 1.0 / len);
     return 0;
+}
+
+int loader_magnitude(struct loader *ld, const char *path, vec3 v)
+{
+    if (isfinite(v3_dot(v, v)))
+        return 0;
+    return sjson_error(&ld->cx, path,
+                       "its length overflows (components must stay below about 1e154 in "
+                       "magnitude)");
+}
+
+int loader_frequency(struct loader *ld, const char *path, double f)
+{
+    const double run = ld->m->dt * (double)(ld->m->steps > 0 ? ld->m->steps : 1);
+    if (isfinite(6.283185307179586 * f * run))
+        return 0;
+    return sjson_error(&ld->cx, path,
+                       "%g Hz is too high: the phase 2 pi f t overflows within the run's %g s", f,
+                       run);
 }
 
 int loader_refuse(struct loader *ld, const cJSON *e, const char *path, const char *key,

@@ -45,6 +45,9 @@ struct loader {
     struct pin_origin *origins; /* [m->npins] */
     size_t origin_cap;
     long long max_points; /* loader_check_size refuses more */
+    size_t points_listed; /* points[] are points 0..points_listed-1 */
+    size_t links_first;   /* links[] are links links_first..links_end-1 */
+    size_t links_end;
 };
 
 /* ---- helpers (scenario/loader.c) ---- */
@@ -62,9 +65,18 @@ int loader_check_size(struct loader *ld, const char *path, long long points, lon
 /* Pins a point (recording where the pin came from for duplicate messages). */
 int loader_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size_t entry);
 
-/* e[key]: a vector that must not be zero (a normal, an axis), returned unit length. */
+/* e[key]: a vector that must not be zero (a normal, an axis), returned unit length
+ * (v3_unit: no overflow however large its components). */
 int loader_direction(struct loader *ld, const cJSON *e, const char *path, const char *key,
                      vec3 *out);
+
+/* An error at path when v's length (squared, as the solver and the generators compute it)
+ * overflows: gravity or wind too large for any run. */
+int loader_magnitude(struct loader *ld, const char *path, vec3 v);
+
+/* An error at path when a frequency f (Hz) makes the phase 2 pi f t of a sine overflow
+ * within the run (dt * steps seconds). */
+int loader_frequency(struct loader *ld, const char *path, double f);
 
 /* An error at PATH.key, with the message why, when e has the key (one that does not go with
  * the others given). */
@@ -92,6 +104,10 @@ int scenario_read_solver(struct loader *ld);
 int scenario_read_world(struct loader *ld);
 int scenario_read_gust(struct loader *ld, const cJSON *g, const char *path, double *amplitude,
                        double *frequency);
+/* Gravity, wind and the gust's peak wind at path (world, or an event's set), whose squares
+ * the solver computes: an error when one overflows. */
+int scenario_check_world(struct loader *ld, const char *path, vec3 gravity, vec3 wind,
+                         double gust_amplitude);
 
 /* obstacles[] (scenario/obstacles.c). */
 int scenario_read_obstacles(struct loader *ld);
@@ -123,5 +139,10 @@ int scenario_read_constraints(struct loader *ld);
 /* events[], last: they refer to links and append the points and links that cuts reserve
  * (scenario/events.c). */
 int scenario_read_events(struct loader *ld);
+
+/* After everything: what the model derives and cannot hold (a start beyond MODEL_ABSURD, a
+ * mass whose inverse overflows, a compliance over the substep squared that overflows),
+ * named by the input's path (scenario/check.c). */
+int scenario_check_model(struct loader *ld);
 
 #endif

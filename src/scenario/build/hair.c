@@ -166,11 +166,9 @@ static int read_hair(struct loader *ld, const cJSON *e, const char *path, struct
         bodies_read_set(ld, e, path, "bend", bodies_link_set_keys, &def->bend))
         return CATENA_EINPUT;
     if (sjson_child(e, "direction")) {
-        const double l = v3_len(def->direction);
-        if (l == 0)
+        if (v3_unit(def->direction, &def->direction))
             return sjson_error(&ld->cx, sjson_path_key(k, path, "direction"),
                                "must not be the zero vector");
-        def->direction = v3_scale(def->direction, 1.0 / l);
         def->has_direction = 1;
     }
     return 0;
