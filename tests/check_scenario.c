@@ -666,7 +666,7 @@ static const struct bad bad_inputs[] = {
     {HEAD "'bodies': [{'name': 'c', 'type': 'rope', 'from': [0, 0], 'to': [1, 0], "
           "'segments': 1e12, 'mass': 1}]}",
      "test.json: bodies[0].segments: too many points: the scenario would need 1000000000001 "
-     "points, about 168 TiB of memory (the limit is 50000000 points; --max-points changes it)"},
+     "points, about 230 TiB of memory (the limit is 50000000 points; --max-points changes it)"},
     {HEAD ROPE(", 'pins': ['first', 31]") "}",
      "test.json: bodies[0].pins[1]: point 31 does not exist (chain has 31 points)"},
     {HEAD ROPE(", 'pins': ['middle']") "}",

@@ -29,10 +29,10 @@ clean() {
     fi
 }
 
-# A point named with the escapes that diverges (gravity 1e300).
+# A point named with the escapes that diverges (gravity 1e150).
 cat >diverge.json <<JSON
 { "catena": 1, "name": "diverge", "time": { "dt": 0.01, "steps": 10 },
-  "world": { "gravity": [0, -1e300] },
+  "world": { "gravity": [0, -1e150] },
   "points": [ { "name": "$evil", "p": [0, 0], "mass": 1 } ] }
 JSON
 catena run diverge.json -o div

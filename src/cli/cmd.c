@@ -6,9 +6,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/memory.h"
 #include "core/path.h"
+#include "io/traj_read.h"
 
 int cmd_usage_error(void)
 {
@@ -54,6 +57,14 @@ int cmd_parse_max_points(const char *arg, long long *out)
     return 0;
 }
 
+int cmd_parse_max_memory(const char *arg, double *out)
+{
+    if (memory_parse(arg, out) == 0)
+        return 0;
+    fprintf(stderr, "catena: --max-memory: expected a size such as 512M or 4G, got '%s'\n", arg);
+    return -1;
+}
+
 int cmd_parse_output_dir(const char *arg, const char **out)
 {
     if (!*arg) {
@@ -67,6 +78,27 @@ int cmd_parse_output_dir(const char *arg, const char **out)
     }
     *out = arg;
     return 0;
+}
+
+long long cmd_trajectory_points(const char *path)
+{
+    static const char *const names[] = {"trajectory.npy", "trajectory.csv", "trajectory.json"};
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return 0;
+    long long most = 0;
+    for (size_t i = 0; i < (S_ISDIR(st.st_mode) ? sizeof names / sizeof *names : 1); i++) {
+        char *file = S_ISDIR(st.st_mode) ? path_join(path, names[i]) : NULL;
+        struct catena_error err;
+        struct traj_reader *rd = NULL;
+        if (!S_ISDIR(st.st_mode) || (file && access(file, F_OK) == 0))
+            rd = traj_read_open(file ? file : path, &err);
+        if (rd && (long long)traj_read_info(rd)->npoints > most)
+            most = (long long)traj_read_info(rd)->npoints;
+        traj_read_close(rd);
+        free(file);
+    }
+    return most;
 }
 
 int cmd_parse_set(char *arg, struct scenario_override *ov)

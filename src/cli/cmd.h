@@ -47,10 +47,20 @@ int cmd_one_operand(int argc, char **argv, const char *cmd, const char *what);
 /* --max-points N: a count >= 1, checked here so that a typo is a usage error. */
 int cmd_parse_max_points(const char *arg, long long *out);
 
+/* --max-memory SIZE: bytes with an optional K, M, G or T (memory_parse, core/memory.h). */
+int cmd_parse_max_memory(const char *arg, double *out);
+
 /* -o DIR: a directory name, neither empty nor the root directory (outputs there would
  * land in the current directory or in / without anyone asking). Says what is wrong and
  * returns -1 otherwise. */
 int cmd_parse_output_dir(const char *arg, const char **out);
+
+/* The most points per frame among the trajectories at path (a trajectory file, or the
+ * trajectory.npy, .csv and .json of a run directory), read from their headers; 0 when there
+ * is none to read. render and catenary load a run's scenario.json with this as
+ * points_expected, so that a scenario edited into a huge one is refused before its model is
+ * built. */
+long long cmd_trajectory_points(const char *path);
 
 /* --set PATH=VALUE: splits arg in place into an override. */
 int cmd_parse_set(char *arg, struct scenario_override *ov);

@@ -48,6 +48,8 @@ void cmd_usage(FILE *out)
           "\n"
           "Options for run and validate:\n"
           "      --max-points=N     refuse scenarios of more than N points (default 50000000)\n"
+          "      --max-memory=SIZE  refuse scenarios estimated to need more memory (512M, 4G;\n"
+          "                         default: the machine's memory)\n"
           "\n",
           out);
     /* Two strings: ISO C promises string literals of 4095 characters at most. */

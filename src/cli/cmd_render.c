@@ -110,7 +110,11 @@ static struct scenario *load_run(const char *run_dir, const struct scenario_over
         return NULL;
     }
     sprintf(scenario, "%s/scenario.json", run_dir);
-    struct scenario *sc = scenario_load(scenario, ov, n, err);
+    struct scenario_options o = scenario_options_default();
+    o.ov = ov;
+    o.nov = n;
+    o.points_expected = cmd_trajectory_points(run_dir);
+    struct scenario *sc = scenario_load_opts(scenario, &o, err);
     free(scenario);
     if (sc && scenario_output_enable_render(&sc->output, err)) {
         scenario_destroy(sc);

@@ -20,6 +20,7 @@ enum {
     OPT_SET,
     OPT_RENDER,
     OPT_MAX_POINTS,
+    OPT_MAX_MEMORY,
     OPT_UNTIL_SETTLED,
     OPT_REPORT,
     OPT_PLOT,
@@ -32,6 +33,7 @@ static const struct option run_longopts[] = {
     {"format", required_argument, NULL, OPT_FORMAT},
     {"set", required_argument, NULL, OPT_SET},
     {"max-points", required_argument, NULL, OPT_MAX_POINTS},
+    {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
     {"report", required_argument, NULL, OPT_REPORT},
     {"plot", no_argument, NULL, OPT_PLOT},
     {"render", no_argument, NULL, OPT_RENDER},
@@ -199,6 +201,10 @@ int cmd_run(int argc, char **argv)
             break;
         case OPT_MAX_POINTS:
             if (cmd_parse_max_points(optarg, &so.max_points))
+                goto bad_usage;
+            break;
+        case OPT_MAX_MEMORY:
+            if (cmd_parse_max_memory(optarg, &so.max_memory))
                 goto bad_usage;
             break;
         case OPT_REPORT:

@@ -9,10 +9,11 @@
 
 #include "cli/describe.h"
 
-enum { OPT_MAX_POINTS = CHAR_MAX + 1 };
+enum { OPT_MAX_POINTS = CHAR_MAX + 1, OPT_MAX_MEMORY };
 
 static const struct option validate_longopts[] = {
     {"max-points", required_argument, NULL, OPT_MAX_POINTS},
+    {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -24,6 +25,8 @@ int cmd_validate(int argc, char **argv)
     optind = 2; /* after "catena validate" */
     while ((c = getopt_long(argc, argv, "h", validate_longopts, NULL)) != -1) {
         if (c == OPT_MAX_POINTS && cmd_parse_max_points(optarg, &so.max_points) == 0)
+            continue;
+        if (c == OPT_MAX_MEMORY && cmd_parse_max_memory(optarg, &so.max_memory) == 0)
             continue;
         if (c != 'h')
             return cmd_usage_error();

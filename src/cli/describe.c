@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/fmt_double.h"
+#include "core/memory.h"
 #include "core/text.h"
 #include "render/render.h"
 #include "io/traj.h"
@@ -219,6 +220,10 @@ void describe_scenario(FILE *out, const struct scenario *sc)
     fprintf(out, KEY "%zu\n" KEY "%zu\n" KEY "%zu\n", "points", m->npoints, "links", m->nlinks,
             "pins", m->npins);
     describe_constraints(out, m);
+    if (sc->memory > 0) {
+        char need[32];
+        fprintf(out, KEY "about %s at a run's peak\n", "memory", memory_format(need, sc->memory));
+    }
     describe_bodies(out, m);
     fprintf(out, KEY "%d\n", "dimensions", m->dims);
     describe_time(out, m);

@@ -584,7 +584,15 @@ static int next_event(struct json_scan *sc, enum json_event *ev)
 int json_scan_next(struct json_scan *sc, enum json_event *ev)
 {
     /* A read that failed on the way may have looked like the end of the input. */
-    return sc->status || next_event(sc, ev) || sc->status ? -1 : 0;
+    if (sc->status || next_event(sc, ev) || sc->status)
+        return -1;
+    sc->values += *ev != JSON_END_OBJECT && *ev != JSON_END_ARRAY && *ev != JSON_KEY;
+    sc->numbers += *ev == JSON_NUMBER;
+    if (*ev == JSON_KEY || *ev == JSON_STRING) {
+        sc->strings++;
+        sc->string_bytes += sc->tok_end - sc->tok;
+    }
+    return 0;
 }
 
 int json_scan_skip(struct json_scan *sc, enum json_event ev)

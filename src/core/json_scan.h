@@ -68,6 +68,12 @@ struct json_scan {
     size_t at;      /* where the error is */
     char what[256]; /* what it is: "trailing comma before '}'" (SYNTAX, TRUNCATED) */
     int read_errno; /* why a read failed (JSON_SCAN_READ) */
+    /* What was scanned so far, for memory estimates (a cJSON node per value, a block per
+     * string and key): */
+    size_t values;       /* values (objects, arrays, scalars), keys not included */
+    size_t numbers;      /* numbers among them */
+    size_t strings;      /* strings and keys */
+    size_t string_bytes; /* their bytes, quotes included */
 
     const char *s;       /* s[0..len) are the input bytes from offset base on; s[len] = '\0' */
     size_t len, pos;     /* s[pos] is the next byte */

@@ -131,11 +131,17 @@ int bodies_read_count(struct loader *ld, const cJSON *e, const char *path, const
     return 0;
 }
 
+int bodies_set_on(const cJSON *e, const char *key, int def)
+{
+    const cJSON *v = sjson_child(e, key);
+    return v ? !cJSON_IsFalse(v) : def;
+}
+
 int bodies_add_points(struct loader *ld, const char *path, long long npoints, long long nlinks,
-                      long long *points)
+                      long long nfaces, long long *points)
 {
     *points += npoints;
-    return loader_check_size(ld, path, *points, nlinks);
+    return loader_check_size(ld, path, *points, nlinks, nfaces);
 }
 
 int bodies_read_plane(struct loader *ld, const cJSON *e, const char *path, vec3 *u, vec3 *v)
@@ -354,7 +360,7 @@ int scenario_read_bodies(struct loader *ld)
     if (sjson_array(&ld->cx, ld->root, "", "bodies", &bodies))
         return CATENA_EINPUT;
     if (!bodies)
-        return 0;
+        return loader_check_memory(ld, "points");
     const size_t n = (size_t)cJSON_GetArraySize(bodies);
     if (!(ld->plans = calloc(n ? n : 1, sizeof *ld->plans)))
         return loader_oom(ld);
@@ -365,6 +371,9 @@ int scenario_read_bodies(struct loader *ld)
         if (read_body(ld, e, sjson_path_index(p, "bodies", i), &ld->plans[i], &points))
             return CATENA_EINPUT;
     }
+    /* Every body is planned: what they all need is known before any is built. */
+    if (loader_check_memory(ld, "bodies"))
+        return CATENA_EINPUT;
     for (i = 0; i < n; i++) {
         const int rc = build_body(ld, &ld->plans[i], i);
         if (rc)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "scenario/loader.h"
+#include "scenario/scenario.h"
 
 /* Where point i came from: points[i].key for a listed point, else its body. */
 static void point_origin(const struct loader *ld, size_t i, const char *key, char p[SJSON_PATH_MAX])
@@ -123,5 +124,9 @@ static int check_compliances(struct loader *ld)
 
 int scenario_check_model(struct loader *ld)
 {
-    return check_points(ld) || check_links(ld) || check_compliances(ld) ? CATENA_EINPUT : 0;
+    const struct model *m = ld->m;
+    if (check_points(ld) || check_links(ld) || check_compliances(ld))
+        return CATENA_EINPUT;
+    ld->sc->memory = loader_memory(ld, (double)m->npoints, (double)m->nlinks, (double)m->nfaces);
+    return 0;
 }

@@ -44,7 +44,14 @@ struct loader {
     struct body_plan *plans;    /* [bodies] checked before any is built (scenario/bodies.c) */
     struct pin_origin *origins; /* [m->npins] */
     size_t origin_cap;
-    long long max_points; /* loader_check_size refuses more */
+    long long max_points;      /* loader_check_size refuses more */
+    long long points_expected; /* > 0: the points the scenario must make (its trajectory's) */
+    double max_memory;         /* bytes; 0: no limit (loader_check_memory) */
+    double text_bytes;         /* the scenario's text, and the tree cJSON built from it */
+    double tree_bytes;
+    long long planned_points; /* points so far, listed and planned (loader_check_size) */
+    long long planned_links;  /* links and faces of the bodies planned so far */
+    long long planned_faces;
     size_t points_listed; /* points[] are points 0..points_listed-1 */
     size_t links_first;   /* links[] are links links_first..links_end-1 */
     size_t links_end;
@@ -59,8 +66,19 @@ int loader_oom(struct loader *ld);
 int loader_add_name(struct loader *ld, const char *path, const char *name, enum sref_kind kind,
                     size_t index);
 
-/* Refuses, before allocating, a scenario that would grow beyond the point limit. */
-int loader_check_size(struct loader *ld, const char *path, long long points, long long links);
+/* Refuses, before allocating, a scenario that would grow beyond the point limit (or make
+ * more points than its trajectory holds): points is the running total, links and faces
+ * this body's, added to the plan. */
+int loader_check_size(struct loader *ld, const char *path, long long points, long long links,
+                      long long faces);
+
+/* The memory a load and a run of a model of these counts need, in bytes: the model, what a
+ * run adds (state, solver, events) or the text and tree while loading, whichever is more. */
+double loader_memory(const struct loader *ld, double points, double links, double faces);
+
+/* Refuses (exit status 2), before the bodies are built, a scenario whose loader_memory
+ * exceeds ld->max_memory: the points so far, the planned bodies, links[]. */
+int loader_check_memory(struct loader *ld, const char *path);
 
 /* Pins a point (recording where the pin came from for duplicate messages). */
 int loader_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size_t entry);

@@ -63,7 +63,7 @@ int scenario_read_points(struct loader *ld)
         return CATENA_EINPUT;
     if (!points)
         return 0;
-    if (loader_check_size(ld, "points", cJSON_GetArraySize(points), 0))
+    if (loader_check_size(ld, "points", cJSON_GetArraySize(points), 0, 0))
         return CATENA_EINPUT;
     size_t i = 0;
     for (const cJSON *e = points->child; e; e = e->next, i++) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/fmt_double.h"
+#include "core/memory.h"
 #include "core/json_scan.h"
 
 const struct sjson_range SJSON_ANY = {-INFINITY, INFINITY, 0, 0};
@@ -27,7 +28,20 @@ static int only_whitespace(const char *s, size_t len)
     return 1;
 }
 
-cJSON *sjson_parse(const char *label, const char *text, size_t len, struct catena_error *err)
+/* cJSON's tree for what sc scanned: a node per value (sizeof(cJSON) in a malloc block of
+ * that plus 16) and a block per string and key (its bytes, NUL in place of the quotes,
+ * rounded up to malloc's 16 with its 8-byte header; 32 at least). */
+static struct sjson_cost tree_cost(const struct json_scan *sc, size_t len)
+{
+    const double node = (double)((sizeof(cJSON) + 8 + 15) / 16 * 16);
+    return (struct sjson_cost){.text = (double)len,
+                               .tree = (double)sc->values * node + (double)sc->string_bytes +
+                                       24.0 * (double)sc->strings,
+                               .numbers = (double)sc->numbers};
+}
+
+cJSON *sjson_parse(const char *label, const char *text, size_t len, double max_bytes,
+                   struct sjson_cost *cost, struct catena_error *err)
 {
     if (only_whitespace(text, len)) {
         error_set(err, CATENA_EINPUT, "%s:1:1: empty file, expected a JSON object", label);
@@ -44,12 +58,20 @@ cJSON *sjson_parse(const char *label, const char *text, size_t len, struct caten
     struct json_scan sc;
     json_scan_text(&sc, copy, len, 0);
     cJSON *root = NULL;
+    struct sjson_cost c = {0};
     if (json_scan_document(&sc)) {
         size_t line, col;
         json_scan_where(&sc, sc.at, &line, &col);
         /* A number beyond a double's range is JSON all the same. */
         error_set(err, CATENA_EINPUT, "%s:%zu:%zu: %s%s", label, line, col,
                   sc.status == JSON_SCAN_RANGE ? "" : "invalid JSON: ", sc.what);
+    } else if (c = tree_cost(&sc, len), max_bytes > 0 && 2 * c.text + c.tree > max_bytes) {
+        char need[32], limit[32];
+        error_set(err, CATENA_EINPUT,
+                  "%s: reading it would take about %s of memory (%zu values), more than the "
+                  "limit of %s (--max-memory, by default the machine's memory)",
+                  label, memory_format(need, 2 * c.text + c.tree), sc.values,
+                  memory_format(limit, max_bytes));
     } else {
         const char *end = NULL;
         root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 1);
@@ -58,6 +80,8 @@ cJSON *sjson_parse(const char *label, const char *text, size_t len, struct caten
             error_set(err, CATENA_EFAIL, "%s: out of memory", label);
     }
     free(copy);
+    if (cost)
+        *cost = c;
     return root;
 }
 
