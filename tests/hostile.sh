@@ -101,4 +101,31 @@ check "... the cuts that leave usable pieces are made ($cuts), the rest are not"
     test "$cuts" -gt 10 -a "$cuts" -lt 100
 check "... and nothing in summary.json is NaN" sh -c '! grep -qi nan cuts/summary.json'
 
+# --- memory
+
+catena run /dev/zero -o zero
+expect_status 2 "catena run /dev/zero exits 2"
+expect_err "catena: /dev/zero: not a regular file" "... without reading it"
+catena validate --max-memory 1M plane-unit.json
+expect_status 2 "a scenario estimated past --max-memory 1M is refused"
+expect_err "more than the limit of 1 MiB (--max-memory" "... saying so"
+catena validate --max-memory 1x plane-unit.json
+expect_status 2 "--max-memory 1x is a usage error"
+
+cat >chain.json <<'JSON'
+{ "catena": 1, "name": "chain", "time": { "dt": 0.01, "steps": 5 },
+  "bodies": [ { "type": "rope", "name": "chain", "from": [0, 0], "to": [4, 0],
+                "segments": 8, "length": 5, "mass": 1, "pins": ["first", "last"] } ] }
+JSON
+catena run -q chain.json -o chain
+sed 's/"segments":[[:space:]]*8/"segments": 3000000/' chain/scenario.json >s.tmp &&
+    mv s.tmp chain/scenario.json
+check "scenario.json now plans 3 000 001 points" grep -q 3000000 chain/scenario.json
+for command in render catenary; do
+    catena $command chain
+    expect_status 2 "catena $command on the edited run exits 2"
+    expect_err "would make 3000001 points or more, but the trajectory of its run holds 9" \
+        "... before building the model"
+done
+
 finish
