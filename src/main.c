@@ -1,25 +1,14 @@
-/* catena's command line: main dispatches on the command word to its file (cmd_<name>.c, see
- * cli/cmd.h) and makes a failed write on stdout an error; the outcome is the exit status: 0 ok,
- * 1 run failed, 2 bad usage or input, 128+N signal N. */
+/* catena's command line: main dispatches on the command word (or two, "sweep collect") to the
+ * command's file (cmd_<name>.c, found through cli/commands.c) and makes a failed write on
+ * stdout an error; the outcome is the exit status: 0 ok, 1 run failed, 2 bad usage or input,
+ * 128+N signal N. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cmd.h"
-#include "cli/cmd_bench.h"
 
 const char *cmd_invoked_as;
-
-/* The command words and what runs them. */
-static const struct {
-    const char *name;
-    int (*run)(int argc, char **argv);
-} commands[] = {
-    {"-h", cmd_help},           {"--help", cmd_help},       {"help", cmd_help},
-    {"--version", cmd_version}, {"run", cmd_run},           {"validate", cmd_validate},
-    {"render", cmd_render},     {"catenary", cmd_catenary}, {"compare", cmd_compare},
-    {"sweep", cmd_sweep},       {"bench", cmd_bench},
-};
 
 /* A write error on stdout (full disk, closed pipe) must not pass for success. */
 static int close_stdout(int status)
@@ -47,17 +36,25 @@ static int dispatch(int argc, char **argv)
         fputs("catena: missing command\n", stderr);
         return cmd_usage_error();
     }
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        if (!strcmp(cmd, commands[i].name))
-            return commands[i].run(argc, argv);
-    if (cmd[0] == '-')
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
+        cmd_usage(stdout);
+        return EXIT_SUCCESS;
+    }
+    if (!strcmp(cmd, "--version"))
+        return cmd_version(argc, argv);
+    if (cmd[0] == '-') {
         fprintf(stderr, "catena: unrecognized option '%s'\n", cmd);
-    else
-        fprintf(stderr,
-                "catena: unknown command '%s' (commands: run, validate, render, catenary, compare, "
-                "sweep, bench, help)\n",
-                cmd);
-    return cmd_usage_error();
+        return cmd_usage_error();
+    }
+    const char *words[2] = {cmd, argc > 2 ? argv[2] : NULL};
+    int nwords;
+    const struct cmd_spec *spec = cmd_find(words, &nwords);
+    if (!spec)
+        return cmd_unknown_command(cmd);
+    cmd_current = spec;
+    /* A command of two words sees the second as its argv[1], so that its options start at
+     * argv[2] as every command's do. */
+    return spec->run(argc - (nwords - 1), argv + (nwords - 1));
 }
 
 int main(int argc, char **argv)

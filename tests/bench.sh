@@ -16,9 +16,10 @@ check "every case is ok in the JSON" sh -c "! grep -q '\"ok\":[[:space:]]*false'
 check "the JSON says it was quick" grep -q '"quick":[[:space:]]*true' "$tmp/bench.json"
 expect_out "same bits" "the table reports the checks"
 
-catena bench -j 1
-expect_status 2 "bench -j 1 is bad usage (a team has two or more threads)"
-expect_err "expected a thread count from 2 to 64" "bench -j 1 says what is valid"
+catena bench -t 1
+expect_status 2 "bench -t 1 is bad usage (a team has two or more threads)"
+expect_err "catena: --threads: expected a thread count from 2 to 64, got '1'" \
+    "bench -t 1 says what is valid"
 catena bench chain-1k-verlet write-npy --quick
 expect_status 0 "bench runs the cases named"
 expect_out "write-npy" "the named cases run"

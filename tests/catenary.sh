@@ -79,6 +79,17 @@ catena catenary --points 2..8 --json "$tmp/run"
 expect_status 0 "--points 2..8 exits 0"
 check "--points 2..8 reports 6 links" json_has "$tmp/out" links 6
 check "--points has no body" json_has "$tmp/out" body null
+catena catenary --points ..8 --json "$tmp/run"
+expect_status 0 "--points ..8 exits 0"
+check "--points ..8 starts at point 0: 8 links" json_has "$tmp/out" links 8
+catena catenary --points 8.. "$tmp/run"
+expect_status 2 "--points 8.. runs past the chain (points 11 to 15 are not in it): exit 2"
+expect_err "catena: $tmp/run: --points 8..15: no link joins points 10 and 11" \
+    "--points 8.. reaches the scenario's last point, 15"
+catena catenary --points 2:8 --json "$tmp/run"
+expect_status 0 "--points 2:8 (the deprecated colon) exits 0"
+check "--points 2:8 is 2..8" json_has "$tmp/out" links 6
+expect_err "catena: --points: '2:8': the colon is deprecated, write '2..8'" "the colon draws a warning"
 
 catena catenary --plot "$tmp/plot.png" "$tmp/run"
 expect_status 0 "--plot exits 0"
@@ -112,10 +123,19 @@ expect_err "catena: $tmp/nowhere: No such file or directory" "the missing run is
 catena catenary --body chain --points 0..4 "$tmp/run"
 expect_status 2 "--body with --points exits 2"
 expect_err "catena: catenary: --body and --points choose the chain two ways; give one" "both choices are refused"
-for bad in 4 4..2 a..b -1..3 1..; do
+for bad in a..b -1..3 1-3; do
     catena catenary --points "$bad" "$tmp/run"
     expect_status 2 "--points $bad exits 2"
-    expect_err "catena: --points: expected I..J with point indices 0 <= I < J, got '$bad'" "--points $bad is explained"
+    expect_err "catena: --points: expected N, FIRST..LAST, FIRST.. or ..LAST (integers >= 0, both ends included), got '$bad'" "--points $bad is explained"
+done
+catena catenary --points 4..2 "$tmp/run"
+expect_status 2 "--points 4..2 exits 2"
+expect_err "catena: --points: '4..2': 4 comes after 2" "a reversed range is named"
+for short in 4 4..5; do
+    catena catenary --points "$short" "$tmp/run"
+    expect_status 2 "--points $short exits 2"
+    expect_err "--points ${short%..*}..${short#*..}: a chain needs at least 2 links: J must be at least I + 2" \
+        "--points $short is too short a chain"
 done
 for bad in -1 ten 1e3; do
     catena catenary --step "$bad" "$tmp/run"

@@ -848,7 +848,7 @@ static const struct bad bad_inputs[] = {
      "test.json: bodies[0].plane: \"xz\" needs \"dimensions\": 3 (a 2D scenario is the x-y "
      "plane)"},
     {CLOTH3(", 'spacing': 1, 'plane': 'zx'"),
-     "test.json: bodies[0].plane: unknown value \"zx\" (expected \"xy\", \"xz\" or \"yz\")"},
+     "test.json: bodies[0].plane: unknown value \"zx\" (did you mean \"xz\"?)"},
     {CLOTH3(", 'spacing': 1, 'plane': 'xz', 'u': [1, 0, 0]"),
      "test.json: bodies[0].plane: give either \"u\" or \"plane\", not both"},
     {CLOTH3(", 'spacing': 1, 'u': [1, 0, 0]"),

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/range.h"
 #include "io/compare.h"
 #include "solver/state.h"
 #include "testutil.h"
@@ -539,23 +540,25 @@ START_TEST(test_cannot_compare)
     td_init(&t4, 2, 4, 3);
     td_init(&t2d, 3, 3, 3);
     td_init(&tf, 2, 3, 4);
-    ts = t3;
-    ts.step[1] = 5;
-    ts.time[1] = 0.05;
+    ts = t3; /* steps 1, 11, 21: none in common with 0, 10, 20 */
+    for (int f = 0; f < 3; f++)
+        ts.step[f]++;
     tt = t3;
     tt.time[1] = 0.2;
     char *a = td_write(&t3, "a.csv"), *an = td_write(&t3, "a.npy");
     char *paths[] = {td_write(&t4, "points.csv"), td_write(&t2d, "dims.json"),
-                     td_write(&tf, "frames.csv"), td_write(&tf, "frames.npy"),
+                     td_write(&ts, "steps.csv"),  td_write(&tf, "frames.npy"),
                      td_write(&ts, "steps.json"), td_write(&tt, "times.csv")};
     char expect[6][4200];
     snprintf(expect[0], sizeof expect[0], "cannot compare: %s has 3 points, %s has 4", a, paths[0]);
     snprintf(expect[1], sizeof expect[1], "cannot compare: %s is 2D, %s is 3D", a, paths[1]);
     snprintf(expect[2], sizeof expect[2],
-             "cannot compare: %s ends at step 20 (3 frames), %s goes on to step 30", a, paths[2]);
+             "cannot compare: %s and %s have no step in common (3 and 3 frames in the range)", a,
+             paths[2]);
     snprintf(expect[3], sizeof expect[3], "cannot compare: %s has 3 frames, %s has 4", a, paths[3]);
-    snprintf(expect[4], sizeof expect[4], "cannot compare: step 5 is in %s but not in %s", paths[4],
-             a);
+    snprintf(expect[4], sizeof expect[4],
+             "cannot compare: %s and %s have no step in common (3 and 3 frames in the range)", a,
+             paths[4]);
     snprintf(expect[5], sizeof expect[5],
              "cannot compare: step 10 is at time 0.1 in %s but 0.2 in %s", a, paths[5]);
     for (int i = 0; i < 6; i++) {
@@ -590,32 +593,33 @@ START_TEST(test_ranges)
     compare_default_options(&opt);
     struct compare_result res;
     struct catena_error err = {0};
+    int dep;
 
-    ck_assert_int_eq(compare_parse_range("--steps", "0:10", &opt.step_first, &opt.step_last, &err),
+    ck_assert_int_eq(range_parse("--steps", "0..10", &opt.step_first, &opt.step_last, &dep, &err),
                      CATENA_OK);
     ck_assert_int_eq(compare_files(a, b, &opt, &res, &err), CATENA_OK);
     ck_assert_uint_eq(res.frames, 2);
     ck_assert_int_eq(compare_files(a, bn, &opt, &res, &err), CATENA_OK); /* by index */
     ck_assert_uint_eq(res.frames, 2);
-    ck_assert_int_eq(compare_parse_range("--steps", "20", &opt.step_first, &opt.step_last, &err),
+    ck_assert_int_eq(range_parse("--steps", "20", &opt.step_first, &opt.step_last, &dep, &err),
                      CATENA_OK);
     ck_assert_int_eq(compare_files(a, b, &opt, &res, &err), CATENA_EFAIL);
     ck_assert_uint_eq(res.frames, 1);
     ck_assert_int_eq(res.step_min, 20);
 
     compare_default_options(&opt);
-    ck_assert_int_eq(compare_parse_range("--points", ":2", &opt.point_first, &opt.point_last, &err),
+    ck_assert_int_eq(range_parse("--points", "..2", &opt.point_first, &opt.point_last, &dep, &err),
                      CATENA_OK);
     ck_assert_int_eq(compare_files(a, b, &opt, &res, &err), CATENA_OK);
     ck_assert_uint_eq(res.values, 4 * 3 * 2);
-    ck_assert_int_eq(compare_parse_range("--points", "3:", &opt.point_first, &opt.point_last, &err),
+    ck_assert_int_eq(range_parse("--points", "3..", &opt.point_first, &opt.point_last, &dep, &err),
                      CATENA_OK);
     ck_assert_int_eq(compare_files(a, b, &opt, &res, &err), CATENA_EFAIL);
     ck_assert_uint_eq(res.values, 4 * 1 * 2);
     ck_assert_int_eq(res.opt.point_last, 3); /* the open end, clipped to the last point */
 
     char expect[4200];
-    ck_assert_int_eq(compare_parse_range("--points", "7:", &opt.point_first, &opt.point_last, &err),
+    ck_assert_int_eq(range_parse("--points", "7..", &opt.point_first, &opt.point_last, &dep, &err),
                      CATENA_OK);
     ck_assert_int_eq(compare_files(a, b, &opt, &res, &err), CATENA_EINPUT);
     ck_assert_str_eq(err.msg,
@@ -633,33 +637,47 @@ START_TEST(test_ranges)
 }
 END_TEST
 
+/* One range syntax for every command (core/range.h): "..", both ends included; the colon
+ * still read but flagged deprecated. */
 START_TEST(test_parse_range)
 {
     static const struct {
         const char *text;
         long first, last;
-    } good[] = {{"5", 5, 5}, {"2:9", 2, 9}, {"3:", 3, LONG_MAX}, {":4", 0, 4}, {":", 0, LONG_MAX}};
+        int deprecated;
+    } good[] = {{"5", 5, 5, 0},         {"2..9", 2, 9, 0},        {"3..", 3, RANGE_OPEN, 0},
+                {"..4", 0, 4, 0},       {"..", 0, RANGE_OPEN, 0}, {"7..7", 7, 7, 0},
+                {"2:9", 2, 9, 1},       {"3:", 3, RANGE_OPEN, 1}, {":4", 0, 4, 1},
+                {":", 0, RANGE_OPEN, 1}};
     struct catena_error err = {0};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         long first, last;
-        ck_assert_int_eq(compare_parse_range("--steps", good[i].text, &first, &last, &err),
+        int dep = -1;
+        ck_assert_int_eq(range_parse("--steps", good[i].text, &first, &last, &dep, &err),
                          CATENA_OK);
         ck_assert_int_eq(first, good[i].first);
         ck_assert_int_eq(last, good[i].last);
+        ck_assert_int_eq(dep, good[i].deprecated);
     }
-    static const char *const bad[] = {"", "x", "-1", "1:2:3", "1.5", " 3"};
+    static const char *const bad[] = {"",      "x",       "-1",    "1:2:3", "1.5",   " 3",
+                                      "1...3", "1..2..3", "1..:3", "1-3",   "2..-1", "0x10"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         long first, last;
+        int dep;
         char expect[256];
         snprintf(expect, sizeof expect,
-                 "--steps \"%s\": expected N, FIRST:LAST, FIRST: or :LAST (integers >= 0)", bad[i]);
-        ck_assert_int_eq(compare_parse_range("--steps", bad[i], &first, &last, &err),
-                         CATENA_EINPUT);
+                 "--steps: expected N, FIRST..LAST, FIRST.. or ..LAST (integers >= 0, both ends "
+                 "included), got '%s'",
+                 bad[i]);
+        ck_assert_int_eq(range_parse("--steps", bad[i], &first, &last, &dep, &err), CATENA_EINPUT);
         ck_assert_str_eq(err.msg, expect);
     }
     long first, last;
-    ck_assert_int_eq(compare_parse_range("--points", "9:2", &first, &last, &err), CATENA_EINPUT);
-    ck_assert_str_eq(err.msg, "--points \"9:2\": 9 comes after 2");
+    int dep;
+    ck_assert_int_eq(range_parse("--points", "9..2", &first, &last, &dep, &err), CATENA_EINPUT);
+    ck_assert_str_eq(err.msg, "--points: '9..2': 9 comes after 2");
+    ck_assert_int_eq(range_parse("--points", "9:2", &first, &last, &dep, &err), CATENA_EINPUT);
+    ck_assert_str_eq(err.msg, "--points: '9:2': 9 comes after 2");
 }
 END_TEST
 
@@ -692,9 +710,15 @@ START_TEST(test_report)
              "max |A-B|: 0.000976562 at step 10 (t = 0.1 s), point 1, x: A 0.5009765625, B 0.5\n"
              "max |A-B|/|B|: 0.00195312 at step 10 (t = 0.1 s), point 1, x: A 0.5009765625, "
              "B 0.5\n"
+             "worst point: 1, 0.000976562 m from B at step 10, RMS 0.000690534 m over the "
+             "frames, outside tolerance in 1 of 2 frames\n"
              "tolerance: |A-B| <= 1e-09 + 1e-09*|B| (numpy.isclose)\n"
              "outside tolerance: 1 of 8 values, first at step 10 (t = 0.1 s), point 1, x: "
-             "A 0.5009765625, B 0.5\n",
+             "A 0.5009765625, B 0.5\n"
+             "events: not compared (two trajectories, not two runs)\n"
+             "topology: not compared (two trajectories, not two runs)\n"
+             "status: not compared (two trajectories, not two runs)\n"
+             "metrics: not compared (two trajectories, not two runs)\n",
              a, b);
     ck_assert_str_eq(text, expect);
     free(text);

@@ -343,6 +343,42 @@ START_TEST(test_json_non_finite)
 }
 END_TEST
 
+/* A little-endian double at p. */
+static double le_f8(const unsigned char *p)
+{
+    uint64_t u = 0;
+    for (int b = 7; b >= 0; b--)
+        u = u << 8 | p[b];
+    double v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+/* trajectory-frames.npy beside trajectory.npy: shape (nframes, 2), each frame's step and
+ * time as the writer was given them (steps 0, every, 2 every, ...). */
+static void check_npy_frames(const struct model *m, long nframes)
+{
+    size_t len;
+    char *data = read_in_dir("trajectory-frames.npy", &len);
+    ck_assert_uint_ge(len, 10);
+    ck_assert_int_eq(memcmp(data, "\x93NUMPY\x01\x00", 8), 0);
+    const size_t offset = 10 + ((unsigned char)data[8] | (size_t)(unsigned char)data[9] << 8);
+    ck_assert_uint_eq(offset % 64, 0);
+    char shape[64], dict[256];
+    snprintf(shape, sizeof shape, "'shape': (%ld, 2)", nframes);
+    ck_assert_uint_lt(offset - 10, sizeof dict);
+    memcpy(dict, data + 10, offset - 10);
+    dict[offset - 10] = '\0';
+    ck_assert_msg(strstr(dict, shape) != NULL, "%s lacks %s", dict, shape);
+    ck_assert_uint_eq(len, offset + 16 * (size_t)nframes);
+    for (long f = 0; f < nframes; f++) {
+        const unsigned char *row = (const unsigned char *)data + offset + 16 * (size_t)f;
+        ck_assert(same_bits(le_f8(row), (double)(f * TRICKY_EVERY)));
+        ck_assert(same_bits(le_f8(row + 8), (double)(f * TRICKY_EVERY) * m->dt));
+    }
+    free(data);
+}
+
 /* Checks an NPY file as numpy.lib.format reads it: magic, version 1.0, header length,
  * the dict, 64-byte aligned data of the right size, values bit for bit. */
 static void check_npy(const struct model *m, long nframes)
@@ -386,6 +422,7 @@ static void check_npy(const struct model *m, long nframes)
         free_state(s);
     }
     free(data);
+    check_npy_frames(m, nframes);
 }
 
 /* NPY files of n points in dims with nframes written: fewer than the 3 frames that
@@ -460,7 +497,9 @@ START_TEST(test_final_name_only_after_close)
         ck_assert(exists(dir, name));
         ck_assert(!exists(dir, tmp));
     }
-    ck_assert_int_eq(count_entries(dir), 3);
+    /* and trajectory-frames.npy, the NPY frames' steps and times */
+    ck_assert(exists(dir, "trajectory-frames.npy"));
+    ck_assert_int_eq(count_entries(dir), 4);
     model_destroy(m);
 }
 END_TEST

@@ -67,7 +67,8 @@ expect_err "solver.bogus" "--set names the bad path"
 
 catena run --steps -3 -o "$tmp/never" "$tmp/small.json"
 expect_status 2 "--steps with a negative count exits 2"
-expect_err "time.steps" "--steps is checked as time.steps"
+expect_err "catena: --steps: must be at least 0 (got -3)" \
+    "--steps is checked as time.steps, and the message names the option"
 check "nothing is written for bad input" test ! -e "$tmp/never"
 
 # --- a run and its files
@@ -75,11 +76,11 @@ check "nothing is written for bad input" test ! -e "$tmp/never"
 catena run -o "$tmp/a" "$tmp/small.json"
 expect_status 0 "run exits 0"
 check "run prints nothing when all is well" test ! -s "$tmp/err"
-for f in trajectory.csv trajectory.json trajectory.npy metrics.csv summary.json scenario.json \
-    events.csv; do
+for f in trajectory.csv trajectory.json trajectory.npy trajectory-frames.npy metrics.csv \
+    summary.json scenario.json events.csv; do
     check "run writes $f" test -f "$tmp/a/$f"
 done
-expect_eq "$(find "$tmp/a" -type f | wc -l | tr -d ' ')" 7 "run leaves no temporary file"
+expect_eq "$(find "$tmp/a" -type f | wc -l | tr -d ' ')" 8 "run leaves no temporary file"
 check "events.csv: only its header when nothing happens" \
     test "$(cat "$tmp/a/events.csv")" = "step,time,kind,link,point_a,point_b,stretch,force"
 expect_eq "$(lines "$tmp/a/trajectory.csv")" $((1 + 5 * points)) "csv: a header and 5 frames"
@@ -263,8 +264,8 @@ check "--until-settled ran fewer steps than asked ($steps_done)" test "$steps_do
 check "summary records settled_step" grep -q '"settled_step":' "$tmp/i/summary.json"
 catena run -q -o "$tmp/never" --until-settled 0 "$tmp/small.json"
 expect_status 2 "--until-settled 0 is bad input"
-expect_err "time.until_settled.speed: must be greater than 0 (got 0)" \
-    "--until-settled is checked as time.until_settled.speed"
+expect_err "catena: --until-settled: must be greater than 0 (got 0)" \
+    "--until-settled is checked as time.until_settled.speed, and the message names the option"
 
 # --- --max-points: the point limit, for run and validate, checked before the points exist
 chain=$top_srcdir/scenarios/hanging-chain.json # 41 points

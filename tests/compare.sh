@@ -29,7 +29,7 @@ check "nothing on stderr when within tolerance" test ! -s "$tmp/err"
 
 catena compare small.npy small.csv
 expect_status 0 "NPY against CSV: exit 0"
-expect_out "matched by index" "NPY, which stores no steps, is matched by frame index"
+expect_out "matched by index" "NPY without its frames file stores no steps: matched by frame index"
 
 catena compare moved.csv small.csv --atol 2e-6
 expect_status 0 "a 1e-6 m difference within --atol 2e-6: exit 0"
@@ -38,11 +38,15 @@ expect_status 0 "a 1e-6 m difference on 0.25 m within --rtol 1e-5: exit 0"
 catena compare moved.csv small.csv --steps 20
 expect_status 0 "--steps 20 leaves out the step that differs"
 expect_out "compared: 1 frames (steps 20 to 20" "--steps 20 compares one frame"
-catena compare moved.csv small.csv --steps :0
-expect_status 0 "--steps :0 leaves it out too"
+catena compare moved.csv small.csv --steps ..0
+expect_status 0 "--steps ..0 leaves it out too"
+catena compare moved.csv small.csv --points 2..
+expect_status 0 "--points 2.. leaves out the point that differs"
+expect_out "points 2 to 2, 6 values" "--points 2.. compares one point"
+check "no warning for the range syntax" test ! -s "$tmp/err"
 catena compare moved.csv small.csv --points 2:
-expect_status 0 "--points 2: leaves out the point that differs"
-expect_out "points 2 to 2, 6 values" "--points 2: compares one point"
+expect_status 0 "--points 2: (deprecated) still reads"
+expect_err "catena: --points: '2:': the colon is deprecated, write '2..'" "the colon draws a warning"
 
 # --- exit 1: outside tolerance
 
@@ -54,8 +58,8 @@ expect_out "max |A-B|: 1e-06 at step 10 (t = 0.1 s), point 1, y: A -0.250001, B 
     "the report gives the largest deviation, its place and both values"
 expect_out "outside tolerance: 1 of 18 values, first at step 10 (t = 0.1 s), point 1, y" \
     "the report gives the first value outside"
-catena compare moved.csv small.csv --steps 10:20 --points 1
-expect_status 1 "--steps 10:20 --points 1 still holds the difference"
+catena compare moved.csv small.csv --steps 10..20 --points 1
+expect_status 1 "--steps 10..20 --points 1 still holds the difference"
 
 catena compare moved.csv small.csv --json
 expect_status 1 "--json: exit 1 all the same"
@@ -80,9 +84,26 @@ check "nothing on stdout when the files cannot be compared" test ! -s "$tmp/out"
 
 grep -v '^20,' small.csv >short.csv
 catena compare short.csv small.csv
-expect_status 2 "a trajectory with fewer steps: exit 2"
-expect_err "catena: cannot compare: short.csv ends at step 10 (2 frames), small.csv goes on to step 20" \
-    "the missing steps are named"
+expect_status 1 "a trajectory that stops a recording interval early differs: exit 1"
+expect_err "catena: short.csv and small.csv differ: short.csv ends at step 10, small.csv goes on to step 20" \
+    "the missing end is named"
+expect_out "extent: A ends at step 10, B goes on to step 20" "the report says so"
+expect_out "compared: 2 frames (steps 0 to 10, matched by step; 1 of B's at steps A lacks)" \
+    "the common steps are compared"
+catena compare short.csv small.csv --steps ..10
+expect_status 0 "--steps ..10 lines the two lengths up: exit 0"
+
+grep -v '^10,' small.csv >gap.csv
+catena compare gap.csv small.csv
+expect_status 0 "a frame missing inside (another recording interval): exit 0"
+expect_out "compared: 2 frames (steps 0 to 20, matched by step; 1 of B's at steps A lacks)" \
+    "only the common steps are compared, and the report says how many"
+grep -v '^0,\|^20,' small.csv >middle.csv
+awk -F, '$1 != 10' small.csv | sed 's/^20,0.2,/30,0.3,/' >apart.csv
+catena compare middle.csv apart.csv
+expect_status 2 "no step in common: exit 2"
+expect_err "catena: cannot compare: middle.csv and apart.csv have no step in common (1 and 2 frames in the range)" \
+    "no step in common is named"
 
 sed 's/^10,0.1,/10,0.15,/' small.csv >late.csv
 catena compare late.csv small.csv
@@ -104,7 +125,7 @@ expect_status 2 "--points beyond the last point: exit 2"
 expect_err "catena: cannot compare: point 7 does not exist (the trajectories have 3 points, 0 to 2)" \
     "the missing point is named"
 
-catena compare small.csv small.csv --steps 30:
+catena compare small.csv small.csv --steps 30..
 expect_status 2 "--steps beyond the last step: exit 2"
 expect_err "catena: cannot compare: neither small.csv nor small.csv has a frame at steps 30 or later" \
     "the empty step range is named"
@@ -114,7 +135,7 @@ expect_err "catena: cannot compare: neither small.csv nor small.csv has a frame 
 catena compare small.csv
 expect_status 2 "one trajectory: exit 2"
 expect_err "catena: compare: expected two trajectories A B, got 1" "a missing B is reported"
-expect_err "Try 'catena --help'" "a usage error gives a hint"
+expect_err "Try 'catena compare --help'" "a usage error gives a hint"
 catena compare a.csv b.csv c.csv
 expect_status 2 "three trajectories: exit 2"
 expect_err "catena: compare: unexpected argument 'c.csv'" "the extra argument is named"
@@ -126,19 +147,19 @@ expect_status 2 "a --rtol that is no number: exit 2"
 expect_err "catena: --rtol: expected a finite number >= 0, got '1e-3x'" "the bad --rtol is named"
 catena compare --rtol inf small.csv small.csv
 expect_status 2 "an infinite --rtol: exit 2"
-catena compare --steps 5:2 small.csv small.csv
+catena compare --steps 5..2 small.csv small.csv
 expect_status 2 "a reversed --steps range: exit 2"
-expect_err 'catena: --steps "5:2": 5 comes after 2' "the reversed range is named"
+expect_err "catena: --steps: '5..2': 5 comes after 2" "the reversed range is named"
 catena compare --points x small.csv small.csv
 expect_status 2 "a --points that is no range: exit 2"
-expect_err 'catena: --points "x": expected N, FIRST:LAST, FIRST: or :LAST (integers >= 0)' \
+expect_err "catena: --points: expected N, FIRST..LAST, FIRST.. or ..LAST (integers >= 0, both ends included), got 'x'" \
     "the valid forms of a range are listed"
 catena compare --bogus small.csv small.csv
 expect_status 2 "an unknown option: exit 2"
 expect_err "catena: unrecognized option '--bogus'" "the unknown option is named"
 catena compare --help
 expect_status 0 "compare --help: exit 0"
-expect_out "Options for compare" "compare --help shows compare's options"
+expect_out "Usage: catena compare [OPTION]... A B" "compare --help shows compare's options"
 
 # --- run directories: the trajectory inside is found
 
@@ -151,5 +172,96 @@ expect_status 0 "two run directories of the same scenario (NPY and CSV): exit 0"
 expect_out "A: run-a/trajectory.npy" "a run directory is read through its trajectory file"
 catena compare run-c run-b
 expect_status 1 "a run with fewer iterations differs: exit 1"
+
+# --- compare by step: the same run recorded every 5 and every 10 steps, in every format,
+# compares equal on its common steps; a different run differs. lamp-chain-breaks has a
+# break (step 122) and an impulse (step 120), so events and topology are compared too.
+lamp=$top_srcdir/scenarios/lamp-chain-breaks.json
+catena run "$lamp" -q -o e5 --steps 200 --every 5 --format npy
+catena run "$lamp" -q -o e10 --steps 200 --every 10 --format csv
+catena run "$lamp" -q -o e10j --steps 200 --every 10 --format json
+catena run "$lamp" -q -o it5 --steps 200 --every 10 --set solver.iterations=5
+check "the every-5 NPY run carries its steps" test -f e5/trajectory-frames.npy
+for pair in "e5 e10" "e10 e5" "e5 e10j" "e10j e5" "e10 e10j"; do
+    # shellcheck disable=SC2086 # two words
+    catena compare $pair
+    expect_status 0 "$pair: the same run at other intervals and formats: exit 0"
+done
+catena compare e5 e10
+expect_out "compared: 21 frames (steps 0 to 200, matched by step; 20 of A's at steps B lacks)" \
+    "only the 21 common steps are compared, and the report says how many were left out"
+expect_out "events: 2 events in each, all match (steps up to 0 apart)" "events are compared"
+expect_out "topology: 1 change in each, all match (steps up to 0 apart)" "topology is compared"
+expect_out "status: status and steps_done the same" "the status is compared"
+expect_out "metrics: all 7 final metrics within |A-B| <= 1e-09 + 1e-09*|B|" \
+    "the final metrics are compared"
+catena compare e10j e5 --atol 0 --rtol 0 --metric-atol 0 --metric-rtol 0
+expect_status 0 "bit for bit on the common steps"
+catena compare e5/trajectory.npy e10/trajectory.csv
+expect_status 0 "the bare files: exit 0"
+expect_out "events: not compared (A is a trajectory file, not a run directory)" \
+    "a bare trajectory is compared for its positions only, and the report says so"
+
+catena compare it5 e10
+expect_status 1 "a run with 5 iterations instead of 10: exit 1"
+expect_err "catena: it5/trajectory.csv and e10/trajectory.csv differ: " "stderr says they differ"
+expect_err "; also in events, topology, metrics" "and in which other parts"
+expect_out "events: 1 difference, first: break, link 30, point_a 16, point_b 0: A at step 123, B at step 122" \
+    "the break a step later is named with both steps"
+expect_out "worst point: " "the worst point is summarised"
+catena compare it5 e10 --only events,status --step-tol 1 --metric-rtol 0.05
+expect_status 0 "--only events,status --step-tol 1 --metric-rtol 0.05: exit 0"
+expect_out "positions: not compared (left out)" "--only leaves the positions out"
+catena compare it5 e10 --only events --step-tol 1
+expect_status 1 "matched within --step-tol 1, the break's stretch still differs"
+expect_err "catena: it5 and e10 differ in events: 2 differences, first: stretch of break, link 30, point_a 16, point_b 0 at step 122: A " \
+    "the stretch that differs is named"
+catena compare it5 e10 --json
+expect_status 1 "--json: exit 1"
+check "--json: the events part" json_has "$tmp/out" differ 1
+check "--json: not within tolerance" json_has "$tmp/out" within_tolerance false
+
+# The README's example (its regression section): a run every 5 steps in NPY with 5
+# iterations against one every 10 in CSV with 10, the lines it quotes.
+catena run "$lamp" -o readme-ref -q --steps 200 --every 10
+catena run "$lamp" -o readme-new -q --steps 200 --every 5 --format npy --set solver.iterations=5
+catena compare readme-new readme-ref --plot compare.png
+expect_status 1 "the README's example: exit 1"
+for line in \
+    "compared: 21 frames (steps 0 to 200, matched by step; 20 of A's at steps B lacks), points 0 to 31, 1344 values" \
+    "worst point: 8, 0.969689 m from B at step 190, RMS 0.410936 m over the frames, outside tolerance in 20 of 21 frames" \
+    "events: 1 difference, first: break, link 30, point_a 16, point_b 0: A at step 123, B at step 122" \
+    "topology: 1 difference, first: dead, index 30: A at step 123, B at step 122" \
+    "status: status and steps_done the same" \
+    "metrics: 6 differences, first: max_stretch: A 1.00003"; do # (6 digits: another libm)
+    expect_out "$line" "the README's example prints '${line%%:*}: ...' as quoted"
+done
+check "the README's example draws compare.png" test -s compare.png
+
+# --- compare --plot: |A-B| over time and both shapes at the worst frame (the picture itself
+# is checked pixel by pixel in check_compare_run)
+catena compare it5 e10 --plot it5.png
+expect_status 1 "--plot: the exit status is the comparison's"
+check "--plot writes a PNG" sh -c "head -c 8 it5.png | od -An -c | grep -q 'P   N   G'"
+catena compare e5 e10 --plot same.png
+expect_status 0 "--plot of equal runs: exit 0"
+check "--plot of equal runs writes a PNG" test -s same.png
+catena compare e5 e10 --plot nowhere/x.png
+expect_status 1 "--plot into a missing directory: exit 1"
+expect_err "catena: nowhere/x.png: cannot create: No such file or directory" "the plot that failed is named"
+catena compare e5 e10 --plot x.png --only events
+expect_status 2 "--plot without the positions: exit 2"
+expect_err "catena: --plot draws the positions: --only must include them" "--plot needs the positions"
+
+catena compare e5 e10 --only positions,stauts
+expect_status 2 "an unknown part: exit 2"
+expect_err "catena: --only: unknown part 'stauts' (valid: positions, events, topology, status, metrics)" \
+    "the unknown part is named"
+catena compare e5 e10 --step-tol -1
+expect_status 2 "a negative --step-tol: exit 2"
+expect_err "catena: --step-tol: expected a whole number of steps >= 0, got '-1'" "the bad --step-tol is named"
+catena compare e5 e10 --metric-rtol nan
+expect_status 2 "a --metric-rtol that is no number: exit 2"
+expect_err "catena: --metric-rtol: expected a finite number >= 0, got 'nan'" "the bad --metric-rtol is named"
 
 finish

@@ -68,7 +68,7 @@ for f in csv json npy; do
         sh -c 'test "$(wc -l <"$1")" -eq 1 && grep -q "$2" "$1"' sh "$tmp/err" "$pattern"
 done
 
-# --- trajectory-frames.npy (the steps and times of NPY frames off the every grid): one that
+# --- trajectory-frames.npy (the steps and times of the NPY frames): one that
 # does not fit its trajectory.npy is refused, not trusted
 
 cat >"$tmp/settle.json" <<'JSON'

@@ -111,7 +111,8 @@ expect_err "output.render.size[0]: must be at least 16 (got 0)" "--size 0x10 is 
 catena render "$tmp/a" --size 640
 expect_err "catena: --size: expected WIDTHxHEIGHT in pixels, got '640'" "--size 640 is explained"
 catena render "$tmp/a" --color-by strain
-expect_err 'output.render.color_by: unknown value "strain"' "--color-by strain is explained"
+expect_err 'catena: --color-by: unknown value "strain" (expected "stretch", "tension", "speed" or "none")' \
+    "--color-by strain is explained, naming the option"
 catena render "$tmp/a" --set time.dt=1
 expect_err "only output.render settings can change once a run is done" "--set outside render"
 

@@ -43,7 +43,9 @@ check "--dry-run writes nothing" test ! -e local
 
 catena sweep six.json -o local
 expect_status 0 "a sweep whose runs all finish exits 0"
-check "a sweep that goes well prints nothing" test ! -s "$tmp/err"
+check "a sweep that goes well prints one closing line" test "$(lines "$tmp/err")" = 1
+check "the closing line counts the runs" \
+    grep -qx 'catena: sweep: 6 runs: 6 ok, 0 failed, 0 reused (local/sweep.csv, [0-9]*s)' "$tmp/err"
 check "sweep.csv is written" test -f local/sweep.csv
 check "plan.json is written" test -f local/plan.json
 expect_eq "$(lines local/sweep.csv)" 7 "sweep.csv: a header and one row per run"

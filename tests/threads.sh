@@ -1,6 +1,6 @@
 #!/bin/sh
 # Threads and kernels change how fast a run goes, never its bytes: shipped scenarios run
-# with -j 3 and with the simple kernel write the same trajectory as the default (one thread,
+# with -t 3 and with the simple kernel write the same trajectory as the default (one thread,
 # batched kernel), under every order; a cloth large enough for the team to share its links
 # (64 x 64 points, 3 threads), and a rope cut by an event (a step after which the team's
 # split no longer holds), reels, a pin and a drag (after which the batched kernel gathers the
@@ -11,7 +11,7 @@
 
 s=$top_srcdir/scenarios
 n=0
-same() { # DESCRIPTION SCENARIO ARGS...: default run vs -j 3 vs the simple kernel
+same() { # DESCRIPTION SCENARIO ARGS...: default run vs -t 3 vs the simple kernel
     what=$1
     file=$2
     shift 2
@@ -19,8 +19,8 @@ same() { # DESCRIPTION SCENARIO ARGS...: default run vs -j 3 vs the simple kerne
     catena run "$file" -q -o "$tmp/a$n" --steps 40 "$@"
     expect_status 0 "$what: runs"
     for j in $jobs; do
-        catena run "$file" -q -o "$tmp/b$n-$j" --steps 40 -j $j "$@"
-        expect_status 0 "$what: runs with -j $j"
+        catena run "$file" -q -o "$tmp/b$n-$j" --steps 40 -t $j "$@"
+        expect_status 0 "$what: runs with -t $j"
     done
     catena run "$file" -q -o "$tmp/c$n" --steps 40 --set solver.kernel=simple "$@"
     expect_status 0 "$what: runs with the simple kernel"
@@ -28,7 +28,7 @@ same() { # DESCRIPTION SCENARIO ARGS...: default run vs -j 3 vs the simple kerne
         [ -e "$f" ] || continue
         base=${f##*/}
         for j in $jobs; do
-            check "$what: $base the same with -j $j" cmp -s "$f" "$tmp/b$n-$j/$base"
+            check "$what: $base the same with -t $j" cmp -s "$f" "$tmp/b$n-$j/$base"
         done
         check "$what: $base the same with the simple kernel" cmp -s "$f" "$tmp/c$n/$base"
     done
@@ -60,8 +60,8 @@ same "64x64 cloth, colored, breaking shear links" "$s/cloth-curtain.json" --set 
 same "standing-wave (a moving pin), 8000 segments" "$s/standing-wave.json" \
     --set solver.order=colored --set bodies.0.segments=8000 --steps 20
 
-catena run "$s/hanging-chain.json" -q -o "$tmp/bad" -j 0
-expect_status 2 "-j 0 is bad input"
-expect_err "solver.threads: must be at least 1 (got 0)" "-j 0 says what is valid"
+catena run "$s/hanging-chain.json" -q -o "$tmp/bad" -t 0
+expect_status 2 "-t 0 is bad input"
+expect_err "catena: --threads: must be at least 1 (got 0)" "-t 0 names the option and says what is valid"
 
 finish

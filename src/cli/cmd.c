@@ -1,5 +1,5 @@
 /* What the commands (cmd_*.c) share: the usage-error and error lines on stderr, the operand
- * check, and the options more than one command takes (--set, --max-points). */
+ * check, and the options more than one command takes (--set, --max-points, ranges). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 
@@ -11,11 +11,15 @@
 
 #include "core/memory.h"
 #include "core/path.h"
+#include "core/range.h"
 #include "io/traj_read.h"
 
 int cmd_usage_error(void)
 {
-    fputs("Try 'catena --help' for more information.\n", stderr);
+    if (cmd_current && cmd_current != &cmd_help_spec)
+        fprintf(stderr, "Try 'catena %s --help' for more information.\n", cmd_current->name);
+    else
+        fputs("Try 'catena --help' for more information.\n", stderr);
     return EXIT_USAGE;
 }
 
@@ -101,7 +105,40 @@ long long cmd_trajectory_points(const char *path)
     return most;
 }
 
-int cmd_parse_set(char *arg, struct scenario_override *ov)
+int cmd_overrides_init(struct cmd_overrides *co, size_t cap)
+{
+    *co = (struct cmd_overrides){
+        .ov = calloc(cap, sizeof *co->ov), .names = calloc(cap, sizeof *co->names), .cap = cap};
+    if (co->ov && co->names)
+        return 0;
+    cmd_overrides_free(co);
+    return -1;
+}
+
+void cmd_overrides_free(struct cmd_overrides *co)
+{
+    free(co->ov);
+    free(co->names);
+    *co = (struct cmd_overrides){0};
+}
+
+void cmd_overrides_add(struct cmd_overrides *co, const char *path, const char *value,
+                       const char *option)
+{
+    if (!value || co->n >= co->cap)
+        return;
+    co->ov[co->n] = (struct scenario_override){.path = path, .value = value};
+    co->names[co->n++] = option;
+}
+
+void cmd_overrides_use(const struct cmd_overrides *co, struct scenario_options *so)
+{
+    so->ov = co->ov;
+    so->nov = co->n;
+    so->names = co->names;
+}
+
+int cmd_parse_set(char *arg, struct cmd_overrides *co)
 {
     char *eq = strchr(arg, '=');
     if (!eq || eq == arg) {
@@ -109,6 +146,22 @@ int cmd_parse_set(char *arg, struct scenario_override *ov)
         return -1;
     }
     *eq = '\0';
-    *ov = (struct scenario_override){.path = arg, .value = eq + 1};
+    cmd_overrides_add(co, arg, eq + 1, "--set");
+    return 0;
+}
+
+int cmd_parse_range(const char *option, const char *arg, long *first, long *last)
+{
+    struct catena_error err;
+    int deprecated;
+    if (range_parse(option, arg, first, last, &deprecated, &err)) {
+        cmd_report(&err);
+        return -1;
+    }
+    if (deprecated) {
+        const char *colon = strchr(arg, ':');
+        fprintf(stderr, "catena: %s: '%s': the colon is deprecated, write '%.*s..%s'\n", option,
+                arg, (int)(colon - arg), arg, colon + 1);
+    }
     return 0;
 }

@@ -1,12 +1,12 @@
-/* `catena bench [--quick] [--json FILE] [-j N] [CASE]...`: runs the benchmark cases (bench/bench.h) in a
- * scratch directory under $TMPDIR, removed at the end, printing a row of the table as each
+/* `catena bench [--quick] [--json FILE] [-t N] [CASE]...`: runs the benchmark cases (bench/bench.h)
+ * in a scratch directory under $TMPDIR, removed at the end, printing a row of the table as each
  * finishes, and writes the results as JSON when asked. Timings are reported, never judged: the exit
  * status says only whether every case ran and passed its checks. */
 #define _XOPEN_SOURCE 700
-#include "cli/cmd_bench.h"
+#include "cli/cmd.h"
 
 #include <ftw.h>
-#include <getopt.h>
+#include <getopt.h> /* optind, optarg */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,12 +17,38 @@
 
 enum { OPT_QUICK = CHAR_MAX + 1, OPT_JSON };
 
-static const struct option longopts[] = {
-    {"quick", no_argument, NULL, OPT_QUICK},
-    {"json", required_argument, NULL, OPT_JSON},
-    {"threads", required_argument, NULL, 'j'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static int cmd_bench(int argc, char **argv);
+
+static const struct cmd_option bench_options[] = {
+    {.name = "quick", .key = OPT_QUICK, .help = "small sizes and few repetitions (a smoke test)"},
+    {.name = "json",
+     .key = OPT_JSON,
+     .arg = "FILE",
+     .help = "also write the results to FILE as JSON",
+     .complete = CMD_FILES},
+    {.name = "threads",
+     .key = 't',
+     .arg = "N",
+     .help = "the thread team the solver cases compare with one\nthread (default 2)"},
+    {.name = "jobs",
+     .key = 'j',
+     .arg = "N",
+     .retired = "-j is now -t, --threads (the solver's threads); -j is the runs at a time of "
+                "catena sweep"},
+    {NULL},
+};
+
+const struct cmd_spec cmd_bench_spec = {
+    .name = "bench",
+    .run = cmd_bench,
+    .operands = "[CASE]...",
+    .summary = "time the solver, the writers and frame drawing",
+    .about = "Time the solver, the trajectory writers and frame drawing on fixed cases (or\n"
+             "the CASEs named, e.g. cloth-316), each against a plain reference measured in\n"
+             "the same run. Timings are reported, never judged: the exit status says whether\n"
+             "every case ran and passed its checks.",
+    .options = bench_options,
+    .example = "catena bench --quick\ncatena bench -t 4 --json bench.json cloth-316",
 };
 
 #define MAX_RESULTS 64
@@ -49,21 +75,6 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
     return remove(path);
 }
 
-static void usage(FILE *out)
-{
-    fputs("Usage: catena bench [--quick] [--json FILE] [-j N] [CASE]...\n"
-          "Times the solver, the trajectory writers and frame drawing on fixed cases (or the\n"
-          "CASEs named, e.g. cloth-316), each against a plain reference measured in the same\n"
-          "run.\n"
-          "\n"
-          "      --quick       small sizes and few repetitions (a smoke test)\n"
-          "      --json=FILE   also write the results to FILE as JSON\n"
-          "  -j, --threads=N   the thread team the solver cases compare with one thread\n"
-          "                    (default 2)\n"
-          "  -h, --help        show this help and exit\n",
-          out);
-}
-
 static int write_json(const char *path, const struct bench_options *o, const struct collected *c)
 {
     char *text = bench_json(o, c->r, c->n);
@@ -77,35 +88,33 @@ static int write_json(const char *path, const struct bench_options *o, const str
     return ok ? 0 : -1;
 }
 
-int cmd_bench(int argc, char **argv)
+static int cmd_bench(int argc, char **argv)
 {
     struct bench_options o = {.threads = 2};
     const char *json = NULL;
     int c;
-    optind = 2; /* after "catena bench" */
-    while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
+    while ((c = cmd_getopt(&cmd_bench_spec, argc, argv)) != -1) {
         char *end;
         switch (c) {
-        case 'h':
-            usage(stdout);
-            return 0;
+        case CMD_OPT_HELP:
+            return EXIT_SUCCESS;
         case OPT_QUICK:
             o.quick = 1;
             break;
         case OPT_JSON:
             json = optarg;
             break;
-        case 'j':
+        case 't':
             o.threads = (int)strtol(optarg, &end, 10);
             if (end == optarg || *end || o.threads < 2 || o.threads > 64) {
-                fprintf(stderr, "catena: -j: expected a thread count from 2 to 64, got '%s'\n",
+                fprintf(stderr,
+                        "catena: --threads: expected a thread count from 2 to 64, got '%s'\n",
                         optarg);
-                return 2;
+                return cmd_usage_error();
             }
             break;
-        default:
-            fputs("Try 'catena bench --help' for more information.\n", stderr);
-            return 2;
+        default: /* CMD_OPT_BAD: reported */
+            return EXIT_USAGE;
         }
     }
     o.only = argv + optind; /* the cases named, if any */

@@ -4,7 +4,7 @@
 #include "cli/cmd.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h> /* optind, optarg */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "analysis/report_catenary.h"
+#include "core/path.h"
+#include "core/range.h"
 
 enum {
     OPT_BODY = CHAR_MAX + 1,
@@ -22,33 +24,48 @@ enum {
     OPT_SCENARIO,
 };
 
-static const struct option catenary_longopts[] = {
-    {"body", required_argument, NULL, OPT_BODY},
-    {"points", required_argument, NULL, OPT_POINTS},
-    {"step", required_argument, NULL, OPT_STEP},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"plot", required_argument, NULL, OPT_PLOT},
-    {"scenario", required_argument, NULL, OPT_SCENARIO},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static int cmd_catenary(int argc, char **argv);
+
+static const struct cmd_option catenary_options[] = {
+    {.name = "body",
+     .key = OPT_BODY,
+     .arg = "NAME",
+     .help = "the rope body NAME (default: every rope with both ends\npinned)"},
+    {.name = "points",
+     .key = OPT_POINTS,
+     .arg = "RANGE",
+     .help = "the chain of points FIRST..LAST (global indices)"},
+    {.name = "step",
+     .key = OPT_STEP,
+     .arg = "N|last",
+     .help = "the frame at step N (default: the last one)",
+     .complete = "last"},
+    {.name = "json", .key = OPT_JSON, .help = "print catenary.json's form instead of the text"},
+    {.name = "plot",
+     .key = OPT_PLOT,
+     .arg = "FILE.png",
+     .help = "also draw the chain, the curves and the deviation",
+     .complete = CMD_FILES},
+    {.name = "scenario",
+     .key = OPT_SCENARIO,
+     .arg = "FILE",
+     .help = "the scenario of a trajectory file (default: the\nscenario.json beside it)",
+     .complete = CMD_JSON},
+    {NULL},
 };
 
-/* "I..J" with 0 <= I < J. */
-static int parse_points(const char *arg, long *first, long *last)
-{
-    char *end;
-    errno = 0;
-    *first = strtol(arg, &end, 10);
-    if (end != arg && strncmp(end, "..", 2) == 0 && *first >= 0 && arg[0] != '+') {
-        const char *j = end + 2;
-        *last = strtol(j, &end, 10);
-        if (end != j && !*end && *j != '+' && *j != '-' && errno == 0 && *last > *first)
-            return 0;
-    }
-    fprintf(stderr, "catena: --points: expected I..J with point indices 0 <= I < J, got '%s'\n",
-            arg);
-    return -1;
-}
+const struct cmd_spec cmd_catenary_spec = {
+    .name = "catenary",
+    .run = cmd_catenary,
+    .operands = "RUN_DIR|TRAJECTORY",
+    .summary = "catenary report on a finished run's hanging chains",
+    .about = "Fit y = y0 + a cosh((x - x0)/a) to the hanging chains of one frame of a finished\n"
+             "run (a run directory, or a trajectory file with its scenario) and compare it\n"
+             "with the exact discrete chain; the report goes to standard output.",
+    .options = catenary_options,
+    .example = "catena catenary runs/hanging-chain --json",
+    .operand_complete = CMD_FILES,
+};
 
 /* "last" (-1) or a step number. */
 static int parse_step(const char *arg, long *step)
@@ -94,14 +111,10 @@ static char *catenary_scenario(const char *target, const char *given, int is_dir
 static int catenary_plot(const struct report_catenary *r, const char *file,
                          struct catena_error *err)
 {
-    const char *slash = strrchr(file, '/');
-    if (!slash)
-        return report_catenary_plot(r, ".", file, err);
-    char *dir = strdup(file);
+    char *dir = path_dir(file);
     if (!dir)
         return error_set(err, CATENA_EFAIL, "out of memory");
-    dir[slash - file] = '\0';
-    const int rc = report_catenary_plot(r, slash == file ? "/" : dir, slash + 1, err);
+    const int rc = report_catenary_plot(r, dir, path_base(file), err);
     free(dir);
     return rc;
 }
@@ -119,6 +132,8 @@ static int catenary_report(const char *target, const char *scenario, long step,
     const struct model *m = sc->model;
     struct report_catenary_options ro = *o;
     ro.scenario = sc->provenance.name;
+    if (ro.first >= 0 && ro.last == RANGE_OPEN) /* --points I..: to the last point */
+        ro.last = m->npoints ? (long)m->npoints - 1 : 0;
     struct report_catenary *r = NULL;
     vec3 *x = malloc((m->npoints ? m->npoints : 1) * sizeof *x);
     long at = 0;
@@ -148,23 +163,21 @@ static int catenary_report(const char *target, const char *scenario, long step,
     return status;
 }
 
-int cmd_catenary(int argc, char **argv)
+static int cmd_catenary(int argc, char **argv)
 {
     struct report_catenary_options o = {.first = -1, .last = -1};
     const char *scenario = NULL, *plot = NULL;
     long step = -1;
     int json = 0, c;
-    optind = 2; /* after "catena catenary" */
-    while ((c = getopt_long(argc, argv, "h", catenary_longopts, NULL)) != -1) {
+    while ((c = cmd_getopt(&cmd_catenary_spec, argc, argv)) != -1) {
         switch (c) {
-        case 'h':
-            cmd_usage(stdout);
+        case CMD_OPT_HELP:
             return EXIT_SUCCESS;
         case OPT_BODY:
             o.body = optarg;
             break;
         case OPT_POINTS:
-            if (parse_points(optarg, &o.first, &o.last))
+            if (cmd_parse_range("--points", optarg, &o.first, &o.last))
                 return cmd_usage_error();
             break;
         case OPT_STEP:
@@ -180,8 +193,8 @@ int cmd_catenary(int argc, char **argv)
         case OPT_PLOT:
             plot = optarg;
             break;
-        default:
-            return cmd_usage_error();
+        default: /* CMD_OPT_BAD: reported */
+            return EXIT_USAGE;
         }
     }
     if (cmd_one_operand(argc, argv, "catenary", "RUN_DIR or TRAJECTORY"))

@@ -1,15 +1,18 @@
 /* `catena compare A B`: compares two trajectories (files or run directories) point by point
- * under |A-B| <= atol + rtol*|B| and prints the report as text or JSON; exit 0 within
- * tolerance, 1 outside, 2 when they cannot be compared. */
+ * under |A-B| <= atol + rtol*|B|, and two run directories' events, topology changes, status
+ * and final metrics too, and prints the report as text or JSON; exit 0 within tolerance, 1
+ * outside, 2 when they cannot be compared. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h> /* optind, optarg */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
+#include "analysis/compare_plot.h"
 #include "io/compare.h"
 
 enum {
@@ -18,16 +21,70 @@ enum {
     OPT_STEPS,
     OPT_POINTS,
     OPT_JSON,
+    OPT_STEP_TOL,
+    OPT_METRIC_ATOL,
+    OPT_METRIC_RTOL,
+    OPT_ONLY,
+    OPT_PLOT,
 };
 
-static const struct option compare_longopts[] = {
-    {"atol", required_argument, NULL, OPT_ATOL},
-    {"rtol", required_argument, NULL, OPT_RTOL},
-    {"steps", required_argument, NULL, OPT_STEPS},
-    {"points", required_argument, NULL, OPT_POINTS},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static int cmd_compare(int argc, char **argv);
+
+static const struct cmd_option compare_options[] = {
+    {.name = "atol",
+     .key = OPT_ATOL,
+     .arg = "X",
+     .help = "absolute tolerance in metres (default 1e-9)"},
+    {.name = "rtol", .key = OPT_RTOL, .arg = "Y", .help = "relative tolerance (default 1e-9)"},
+    {.name = "steps",
+     .key = OPT_STEPS,
+     .arg = "RANGE",
+     .help = "only steps N, FIRST..LAST, FIRST.. or ..LAST"},
+    {.name = "points", .key = OPT_POINTS, .arg = "RANGE", .help = "only points in RANGE"},
+    {.name = "step-tol",
+     .key = OPT_STEP_TOL,
+     .arg = "N",
+     .help = "two runs' events and topology changes match up to N\nsteps apart (default 0)"},
+    {.name = "metric-atol",
+     .key = OPT_METRIC_ATOL,
+     .arg = "X",
+     .help = "final metrics, events' stretch and force: absolute"},
+    {.name = "metric-rtol",
+     .key = OPT_METRIC_RTOL,
+     .arg = "Y",
+     .help = "and relative tolerance (default 1e-9 each)"},
+    {.name = "only",
+     .key = OPT_ONLY,
+     .arg = "LIST",
+     .help = "only these parts: positions, events, topology,\nstatus, metrics (default all; all "
+             "but positions\nneed two run directories)",
+     .complete = "positions events topology status metrics"},
+    {.name = "json", .key = OPT_JSON, .help = "print the report as JSON"},
+    {.name = "plot",
+     .key = OPT_PLOT,
+     .arg = "FILE.png",
+     .help = "also draw |A-B| over time and both shapes where it\npeaks",
+     .complete = CMD_FILES},
+    {.name = "quiet",
+     .key = 'q',
+     .help = "no report on standard output (a difference is\nstill one line on standard error)"},
+    {NULL},
+};
+
+const struct cmd_spec cmd_compare_spec = {
+    .name = "compare",
+    .run = cmd_compare,
+    .operands = "A B",
+    .summary = "compare two runs or trajectories (files or run dirs)",
+    .about = "Compare A with the reference B (trajectory files or run directories) point by\n"
+             "point on the steps both record: |A-B| <= atol + rtol*|B| passes. Two run\n"
+             "directories are also compared for their events, topology changes, status\n"
+             "and final metrics. Exit 0 within tolerance, 1 outside, 2 when they cannot be\n"
+             "compared.",
+    .options = compare_options,
+    .example = "catena compare runs/chain tests/golden/hanging-chain.csv --atol 1e-12\n"
+               "catena compare runs/new runs/ref --step-tol 1 --plot diff.png",
+    .operand_complete = CMD_FILES,
 };
 
 /* A tolerance for --atol or --rtol: a finite number >= 0, the whole argument. */
@@ -44,20 +101,50 @@ static int parse_tolerance(const char *option, const char *text, double *out)
     return 0;
 }
 
-/* Opens A and B, compares them and prints the report; exit 0 within tolerance, 1 outside,
- * 2 when they cannot be compared. */
-static int compare_files(const char *a, const char *b, const struct compare_options *opt, int json)
+/* --step-tol: a whole number of steps >= 0. */
+static int parse_step_tol(const char *text, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    const long v = strtol(text, &end, 10);
+    if (end == text || *end || errno || v < 0 || text[0] == '+') {
+        fprintf(stderr, "catena: --step-tol: expected a whole number of steps >= 0, got '%s'\n",
+                text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Draws the plot into FILE, with the links of B's run (else A's) when one is a directory;
+ * returns the exit status, status unless the plot fails. */
+static int compare_plot(const struct compare_result *res, const char *a, const char *b,
+                        const char *file, int status)
+{
+    struct catena_error err;
+    struct stat st;
+    const char *run_dir = stat(b, &st) == 0 && S_ISDIR(st.st_mode)   ? b
+                          : stat(a, &st) == 0 && S_ISDIR(st.st_mode) ? a
+                                                                     : NULL;
+    if (compare_plot_write(res, run_dir, file, &err) == CATENA_OK)
+        return status;
+    cmd_report(&err);
+    return status ? status : CATENA_EFAIL;
+}
+
+/* Compares A and B and prints the report (and draws the plot when asked); exit 0 within
+ * tolerance, 1 outside, 2 when they cannot be compared. */
+static int compare_files(const char *a, const char *b, const struct compare_options *opt, int json,
+                         int quiet, const char *plot)
 {
     struct catena_error err;
     struct compare_result res;
-    struct traj_reader *ra = traj_read_open(a, &err), *rb = NULL;
-    int status = ra ? CATENA_OK : cmd_report(&err);
-    if (ra && !(rb = traj_read_open(b, &err)))
-        status = cmd_report(&err);
-    if (rb) {
-        status = compare_traj(ra, rb, opt, &res, &err);
-        if (status == CATENA_EINPUT) {
-            cmd_report(&err);
+    int status = compare_paths(a, b, opt, &res, &err);
+    if (status == CATENA_EINPUT || (status && !compare_differs(&res))) {
+        cmd_report(&err);
+    } else {
+        if (quiet) {
+            /* no report: the exit status and the line on stderr say it */
         } else if (json) {
             cJSON *j = compare_to_json(&res);
             char *text = j ? cJSON_Print(j) : NULL;
@@ -70,25 +157,25 @@ static int compare_files(const char *a, const char *b, const struct compare_opti
         } else {
             compare_print(stdout, &res);
         }
-        if (status == CATENA_EFAIL && err.code == CATENA_EFAIL)
+        if (compare_differs(&res))
             cmd_report(&err);
+        if (plot)
+            status = compare_plot(&res, a, b, plot, status);
     }
-    traj_read_close(ra);
-    traj_read_close(rb);
+    compare_result_free(&res);
     return status;
 }
 
-int cmd_compare(int argc, char **argv)
+static int cmd_compare(int argc, char **argv)
 {
     struct compare_options opt;
     struct catena_error err;
-    int json = 0, c;
+    const char *plot = NULL;
+    int json = 0, quiet = 0, c;
     compare_default_options(&opt);
-    optind = 2; /* after "catena compare" */
-    while ((c = getopt_long(argc, argv, "h", compare_longopts, NULL)) != -1) {
+    while ((c = cmd_getopt(&cmd_compare_spec, argc, argv)) != -1) {
         switch (c) {
-        case 'h':
-            cmd_usage(stdout);
+        case CMD_OPT_HELP:
             return EXIT_SUCCESS;
         case OPT_ATOL:
             if (parse_tolerance("--atol", optarg, &opt.atol))
@@ -99,22 +186,43 @@ int cmd_compare(int argc, char **argv)
                 return cmd_usage_error();
             break;
         case OPT_STEPS:
-            if (compare_parse_range("--steps", optarg, &opt.step_first, &opt.step_last, &err)) {
-                cmd_report(&err);
+            if (cmd_parse_range("--steps", optarg, &opt.step_first, &opt.step_last))
                 return cmd_usage_error();
-            }
             break;
         case OPT_POINTS:
-            if (compare_parse_range("--points", optarg, &opt.point_first, &opt.point_last, &err)) {
-                cmd_report(&err);
+            if (cmd_parse_range("--points", optarg, &opt.point_first, &opt.point_last))
                 return cmd_usage_error();
-            }
             break;
         case OPT_JSON:
             json = 1;
             break;
-        default:
-            return cmd_usage_error();
+        case OPT_STEP_TOL:
+            if (parse_step_tol(optarg, &opt.step_tol))
+                return cmd_usage_error();
+            break;
+        case OPT_METRIC_ATOL:
+            if (parse_tolerance("--metric-atol", optarg, &opt.metric_atol))
+                return cmd_usage_error();
+            break;
+        case OPT_METRIC_RTOL:
+            if (parse_tolerance("--metric-rtol", optarg, &opt.metric_rtol))
+                return cmd_usage_error();
+            break;
+        case OPT_PLOT:
+            plot = optarg;
+            opt.keep_series = 1;
+            break;
+        case OPT_ONLY:
+            if (compare_parse_parts("--only", optarg, &opt.parts, &err)) {
+                cmd_report(&err);
+                return cmd_usage_error();
+            }
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        default: /* CMD_OPT_BAD: reported */
+            return EXIT_USAGE;
         }
     }
     if (argc - optind != 2) {
@@ -125,5 +233,9 @@ int cmd_compare(int argc, char **argv)
             fprintf(stderr, "catena: compare: unexpected argument '%s'\n", argv[optind + 2]);
         return cmd_usage_error();
     }
-    return compare_files(argv[optind], argv[optind + 1], &opt, json);
+    if (plot && !(opt.parts & 1u << COMPARE_POSITIONS)) {
+        fputs("catena: --plot draws the positions: --only must include them\n", stderr);
+        return cmd_usage_error();
+    }
+    return compare_files(argv[optind], argv[optind + 1], &opt, json, quiet, plot);
 }

@@ -3,7 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 
-#include <getopt.h>
+#include <getopt.h> /* optind, optarg */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,18 +19,51 @@ enum {
     OPT_SET,
 };
 
-static const struct option render_longopts[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"fps", required_argument, NULL, OPT_FPS},
-    {"every", required_argument, NULL, OPT_EVERY},
-    {"size", required_argument, NULL, OPT_SIZE},
-    {"color-by", required_argument, NULL, OPT_COLOR_BY},
-    {"contact-sheet", no_argument, NULL, OPT_CONTACT_SHEET},
-    {"level", required_argument, NULL, OPT_LEVEL},
-    {"set", required_argument, NULL, OPT_SET},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static int cmd_render(int argc, char **argv);
+
+static const struct cmd_option render_options[] = {
+    {.name = "output",
+     .key = 'o',
+     .arg = "DIR",
+     .help = "write DIR/frames and DIR/contact-sheet.png (default\nRUN_DIR)",
+     .complete = CMD_DIRS},
+    {.name = "fps",
+     .key = OPT_FPS,
+     .arg = "F",
+     .help = "F frames per simulated second, interpolated"},
+    {.name = "every",
+     .key = OPT_EVERY,
+     .arg = "K",
+     .help = "a frame at every K-th step, as recorded"},
+    {.name = "size", .key = OPT_SIZE, .arg = "WxH", .help = "frame size in pixels"},
+    {.name = "color-by",
+     .key = OPT_COLOR_BY,
+     .arg = "WHAT",
+     .help = "stretch, tension, speed or none",
+     .complete = "stretch tension speed none"},
+    {.name = "contact-sheet", .key = OPT_CONTACT_SHEET, .help = "also write contact-sheet.png"},
+    {.name = "level", .key = OPT_LEVEL, .arg = "N", .help = "PNG compression level, 0 to 9"},
+    {.name = "set",
+     .key = OPT_SET,
+     .arg = "PATH=VALUE",
+     .help = "override an output.render setting, e.g.\noutput.render.line_width=3 (repeatable)"},
+    {.name = "quiet",
+     .key = 'q',
+     .help = "no progress line (shown only when stderr is a terminal)"},
+    {NULL},
+};
+
+const struct cmd_spec cmd_render_spec = {
+    .name = "render",
+    .run = cmd_render,
+    .operands = "RUN_DIR",
+    .summary = "draw PNG frames of a finished run",
+    .about = "Draw the PNG frames (DIR/frames/frame-NNNNNN.png) and, when asked, the contact\n"
+             "sheet of a finished run from its scenario.json and trajectory. Only the\n"
+             "output.render settings can change: the run is done.",
+    .options = render_options,
+    .example = "catena render runs/hanging-chain --fps 30 --size 640x480 --contact-sheet",
+    .operand_complete = CMD_DIRS,
 };
 
 int cmd_render_scenario(const struct scenario *sc, const struct render_opts *o, const char *run_dir,
@@ -59,26 +92,18 @@ static int parse_size(const char *arg, char *buf, size_t size)
 /* The values catena render's options give to output.render.KEY (NULL: not given). */
 struct render_cli {
     const char *fps, *every, *size, *color_by, *level;
+    const char *timing; /* "--fps" or "--every", whichever came last */
 };
 
-/* The overrides for catena render: --set PATH=VALUE (only under output.render, since the run
- * is done), then the dedicated options, which win; --fps and --every unset one another. ov
- * has room for nsets + 5. */
-static size_t render_overrides(const struct render_cli *cli, char *const *sets, size_t nsets,
-                               struct scenario_override *ov)
+/* Appends the dedicated options' overrides after the --set ones, so they win; --fps and
+ * --every unset one another. */
+static void render_overrides(const struct render_cli *cli, struct cmd_overrides *co)
 {
-    const struct scenario_override opts[] = {
-        {"output.render.fps", cli->fps},     {"output.render.every", cli->every},
-        {"output.render.size", cli->size},   {"output.render.color_by", cli->color_by},
-        {"output.render.level", cli->level},
-    };
-    size_t n = 0;
-    for (size_t i = 0; i < nsets; i++)
-        cmd_parse_set(sets[i], &ov[n++]); /* checked while parsing the options */
-    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
-        if (opts[i].value)
-            ov[n++] = opts[i];
-    return n;
+    cmd_overrides_add(co, "output.render.fps", cli->fps, cli->timing);
+    cmd_overrides_add(co, "output.render.every", cli->every, cli->timing);
+    cmd_overrides_add(co, "output.render.size", cli->size, "--size");
+    cmd_overrides_add(co, "output.render.color_by", cli->color_by, "--color-by");
+    cmd_overrides_add(co, "output.render.level", cli->level, "--level");
 }
 
 static int check_render_set(char *arg)
@@ -101,20 +126,19 @@ static int check_render_set(char *arg)
 }
 
 /* Loads RUN_DIR/scenario.json under the overrides, with rendering on. */
-static struct scenario *load_run(const char *run_dir, const struct scenario_override *ov, size_t n,
+static struct scenario *load_run(const char *run_dir, const struct cmd_overrides *co,
                                  struct catena_error *err)
 {
     char *scenario = malloc(strlen(run_dir) + sizeof "/scenario.json");
+    struct scenario_options so = scenario_options_default();
     if (!scenario) {
         error_set(err, CATENA_EFAIL, "out of memory");
         return NULL;
     }
     sprintf(scenario, "%s/scenario.json", run_dir);
-    struct scenario_options o = scenario_options_default();
-    o.ov = ov;
-    o.nov = n;
-    o.points_expected = cmd_trajectory_points(run_dir);
-    struct scenario *sc = scenario_load_opts(scenario, &o, err);
+    cmd_overrides_use(co, &so);
+    so.points_expected = cmd_trajectory_points(run_dir);
+    struct scenario *sc = scenario_load_opts(scenario, &so, err);
     free(scenario);
     if (sc && scenario_output_enable_render(&sc->output, err)) {
         scenario_destroy(sc);
@@ -123,24 +147,18 @@ static struct scenario *load_run(const char *run_dir, const struct scenario_over
     return sc;
 }
 
-int cmd_render(int argc, char **argv)
+static int cmd_render(int argc, char **argv)
 {
     struct render_cli cli = {0};
-    char size[32], **sets = calloc((size_t)argc, sizeof *sets);
-    struct scenario_override *ov = calloc((size_t)argc + 5, sizeof *ov);
+    struct cmd_overrides co; /* one --set per argument at most, and the 5 dedicated ones */
+    char size[32];
     const char *out_dir = NULL;
-    size_t nsets = 0;
     int quiet = 0, sheet = 0, status = EXIT_USAGE, c;
-    if (!sets || !ov) {
-        free(sets);
-        free(ov);
+    if (cmd_overrides_init(&co, (size_t)argc + 5))
         return cmd_no_memory();
-    }
-    optind = 2; /* after "catena render" */
-    while ((c = getopt_long(argc, argv, "ho:q", render_longopts, NULL)) != -1) {
+    while ((c = cmd_getopt(&cmd_render_spec, argc, argv)) != -1) {
         switch (c) {
-        case 'h':
-            cmd_usage(stdout);
+        case CMD_OPT_HELP:
             status = EXIT_SUCCESS;
             goto done;
         case 'o':
@@ -153,10 +171,12 @@ int cmd_render(int argc, char **argv)
         case OPT_FPS:
             cli.fps = optarg;
             cli.every = "null";
+            cli.timing = "--fps";
             break;
         case OPT_EVERY:
             cli.every = optarg;
             cli.fps = "null";
+            cli.timing = "--every";
             break;
         case OPT_SIZE:
             if (parse_size(optarg, size, sizeof size))
@@ -173,19 +193,19 @@ int cmd_render(int argc, char **argv)
             cli.level = optarg;
             break;
         case OPT_SET:
-            if (check_render_set(optarg))
+            if (check_render_set(optarg) || cmd_parse_set(optarg, &co))
                 goto bad_usage;
-            sets[nsets++] = optarg;
             break;
-        default:
-            goto bad_usage;
+        default: /* CMD_OPT_BAD: reported */
+            goto done;
         }
     }
     if (cmd_one_operand(argc, argv, "render", "RUN_DIR"))
         goto bad_usage;
     const char *run_dir = argv[optind];
     struct catena_error err;
-    struct scenario *sc = load_run(run_dir, ov, render_overrides(&cli, sets, nsets, ov), &err);
+    render_overrides(&cli, &co);
+    struct scenario *sc = load_run(run_dir, &co, &err);
     if (!sc) {
         status = cmd_report(&err);
         goto done;
@@ -198,7 +218,6 @@ int cmd_render(int argc, char **argv)
 bad_usage:
     status = cmd_usage_error();
 done:
-    free(sets);
-    free(ov);
+    cmd_overrides_free(&co);
     return status;
 }

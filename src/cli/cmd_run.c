@@ -4,7 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 
-#include <getopt.h>
+#include <getopt.h> /* optind, optarg */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,22 +26,81 @@ enum {
     OPT_PLOT,
 };
 
-static const struct option run_longopts[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"steps", required_argument, NULL, OPT_STEPS},
-    {"every", required_argument, NULL, OPT_EVERY},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"set", required_argument, NULL, OPT_SET},
-    {"max-points", required_argument, NULL, OPT_MAX_POINTS},
-    {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
-    {"report", required_argument, NULL, OPT_REPORT},
-    {"plot", no_argument, NULL, OPT_PLOT},
-    {"render", no_argument, NULL, OPT_RENDER},
-    {"threads", required_argument, NULL, 'j'},
-    {"until-settled", required_argument, NULL, OPT_UNTIL_SETTLED},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static int cmd_run(int argc, char **argv);
+
+static const struct cmd_option run_options[] = {
+    {.name = "output",
+     .key = 'o',
+     .arg = "DIR",
+     .help = "write the outputs into DIR (default runs/NAME)",
+     .complete = CMD_DIRS},
+    {.name = "steps", .key = OPT_STEPS, .arg = "N", .help = "run N steps (sets time.steps)"},
+    {.name = "every",
+     .key = OPT_EVERY,
+     .arg = "K",
+     .help = "record every K-th step (sets output.every)"},
+    {.name = "format",
+     .key = OPT_FORMAT,
+     .arg = "LIST",
+     .help = "trajectory formats, comma-separated: csv, json, npy\n(sets output.trajectory)",
+     .complete = "csv json npy"},
+    {.name = "until-settled",
+     .key = OPT_UNTIL_SETTLED,
+     .arg = "SPEED",
+     .help = "stop once every free point has stayed slower than\nSPEED m/s for a while (1 s unless "
+             "the scenario says;\nsets time.until_settled.speed)"},
+    {.name = "set",
+     .key = OPT_SET,
+     .arg = "PATH=VALUE",
+     .help = "override a value by its dotted path, e.g.\nsolver.iterations=40 or points.3.mass=2 "
+             "(repeatable)"},
+    {.name = "report",
+     .key = OPT_REPORT,
+     .arg = "LIST",
+     .help = "reports to write at the end, comma-separated:\ncatenary (sets output.reports)",
+     .complete = "catenary"},
+    {.name = "plot",
+     .key = OPT_PLOT,
+     .help = "reports also draw their PNG (catenary.png); on\nby itself when rendering is on"},
+    {.name = "render",
+     .key = OPT_RENDER,
+     .help = "draw PNG frames into DIR/frames (output.render)"},
+    {.name = "threads",
+     .key = 't',
+     .arg = "N",
+     .help = "N threads share the solver's links (sets\nsolver.threads; the same bits with any N)"},
+    {.name = "max-points",
+     .key = OPT_MAX_POINTS,
+     .arg = "N",
+     .help = "refuse scenarios of more than N points (default\n50000000)"},
+    {.name = "max-memory",
+     .key = OPT_MAX_MEMORY,
+     .arg = "SIZE",
+     .help = "refuse scenarios estimated to need more memory\n(512M, 4G; default: the machine's "
+             "memory)"},
+    {.name = "quiet",
+     .key = 'q',
+     .help = "no progress line (shown only when stderr is a terminal)"},
+    {.name = "jobs",
+     .key = 'j',
+     .arg = "N",
+     .retired = "-j is now -t, --threads (the solver's threads); -j is the runs at a time of "
+                "catena sweep"},
+    {NULL},
+};
+
+const struct cmd_spec cmd_run_spec = {
+    .name = "run",
+    .run = cmd_run,
+    .operands = "SCENARIO",
+    .summary = "simulate SCENARIO and write its outputs",
+    .about = "Simulate SCENARIO, a JSON file (man catena-scenario; - reads it from standard\n"
+             "input), and write its trajectory, metrics.csv, events.csv, scenario.json and\n"
+             "summary.json into a run directory. Options that set a scenario key win over\n"
+             "--set of the same key; the result is checked as if it were in the file.",
+    .options = run_options,
+    .example = "catena run scenarios/hanging-chain.json --steps 600 -o runs/chain",
+    .operand_complete = CMD_JSON,
 };
 
 /* Every trajectory format, in the order --format lists them. */
@@ -132,41 +191,32 @@ struct run_cli {
     char formats[64], reports[256];
 };
 
-/* Appends the dedicated options' overrides to ov[0..n); they come after the --set ones, so
- * they win over a --set of the same path. Returns the new count. */
-static size_t run_overrides(const struct run_cli *cli, struct scenario_override *ov, size_t n)
+/* Appends the dedicated options' overrides; they come after the --set ones, so they win over
+ * a --set of the same path. */
+static void run_overrides(const struct run_cli *cli, struct cmd_overrides *co)
 {
-    const struct scenario_override opts[] = {
-        {.path = "time.steps", .value = cli->steps},
-        {.path = "output.every", .value = cli->every},
-        {.path = "solver.threads", .value = cli->threads},
-        {.path = "output.trajectory", .value = cli->formats[0] ? cli->formats : NULL},
-        {.path = "time.until_settled.speed", .value = cli->settle},
-        {.path = "output.reports", .value = cli->reports[0] ? cli->reports : NULL},
-    };
-    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
-        if (opts[i].value)
-            ov[n++] = opts[i];
-    return n;
+    cmd_overrides_add(co, "time.steps", cli->steps, "--steps");
+    cmd_overrides_add(co, "output.every", cli->every, "--every");
+    cmd_overrides_add(co, "solver.threads", cli->threads, "--threads");
+    cmd_overrides_add(co, "output.trajectory", cli->formats[0] ? cli->formats : NULL, "--format");
+    cmd_overrides_add(co, "time.until_settled.speed", cli->settle, "--until-settled");
+    cmd_overrides_add(co, "output.reports", cli->reports[0] ? cli->reports : NULL, "--report");
 }
 
-int cmd_run(int argc, char **argv)
+static int cmd_run(int argc, char **argv)
 {
     /* At most one override per argument, plus --steps, --every, --format, --report,
-     * --until-settled and -j. */
-    struct scenario_override *ov = calloc((size_t)argc + 6, sizeof *ov);
+     * --until-settled and --threads. */
+    struct cmd_overrides co;
     struct run_cli cli = {0};
     const char *out_dir = NULL;
-    size_t nov = 0;
     struct scenario_options so = scenario_options_default();
     int quiet = 0, render = 0, plot = 0, status = EXIT_USAGE, c;
-    if (!ov)
+    if (cmd_overrides_init(&co, (size_t)argc + 6))
         return cmd_no_memory();
-    optind = 2; /* after "catena run" */
-    while ((c = getopt_long(argc, argv, "hj:o:q", run_longopts, NULL)) != -1) {
+    while ((c = cmd_getopt(&cmd_run_spec, argc, argv)) != -1) {
         switch (c) {
-        case 'h':
-            cmd_usage(stdout);
+        case CMD_OPT_HELP:
             status = EXIT_SUCCESS;
             goto done;
         case 'o':
@@ -179,7 +229,7 @@ int cmd_run(int argc, char **argv)
         case OPT_RENDER:
             render = 1;
             break;
-        case 'j':
+        case 't':
             cli.threads = optarg;
             break;
         case OPT_STEPS:
@@ -196,7 +246,7 @@ int cmd_run(int argc, char **argv)
             cli.settle = optarg;
             break;
         case OPT_SET:
-            if (cmd_parse_set(optarg, &ov[nov++]))
+            if (cmd_parse_set(optarg, &co))
                 goto bad_usage;
             break;
         case OPT_MAX_POINTS:
@@ -214,15 +264,15 @@ int cmd_run(int argc, char **argv)
         case OPT_PLOT:
             plot = 1;
             break;
-        default:
-            goto bad_usage;
+        default: /* CMD_OPT_BAD: reported */
+            goto done;
         }
     }
     if (cmd_one_operand(argc, argv, "run", "SCENARIO"))
         goto bad_usage;
     struct catena_error err;
-    so.ov = ov;
-    so.nov = run_overrides(&cli, ov, nov);
+    run_overrides(&cli, &co);
+    cmd_overrides_use(&co, &so);
     struct scenario *sc = scenario_load_opts(argv[optind], &so, &err);
     if (!sc || (render && scenario_output_enable_render(&sc->output, &err))) {
         status = cmd_report(&err);
@@ -236,6 +286,6 @@ int cmd_run(int argc, char **argv)
 bad_usage:
     status = cmd_usage_error();
 done:
-    free(ov);
+    cmd_overrides_free(&co);
     return status;
 }

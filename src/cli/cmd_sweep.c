@@ -5,11 +5,14 @@
 #include "cli/cmd.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h> /* optind, optarg */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/clock.h"
+#include "core/progress.h"
 #include "core/text.h"
 #include "sweep/sweep.h"
 
@@ -18,32 +21,150 @@ enum {
     OPT_CATENA,
 };
 
-static const struct option sweep_longopts[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"jobs", required_argument, NULL, 'j'},
-    {"emit", required_argument, NULL, OPT_EMIT},
-    {"catena", required_argument, NULL, OPT_CATENA},
-    {"dry-run", no_argument, NULL, 'n'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static int cmd_sweep(int argc, char **argv);
+static int cmd_sweep_collect(int argc, char **argv);
+
+static const struct cmd_option sweep_options[] = {
+    {.name = "output",
+     .key = 'o',
+     .arg = "DIR",
+     .help = "the sweep's directory (default sweeps/NAME)",
+     .complete = CMD_DIRS},
+    {.name = "jobs",
+     .key = 'j',
+     .arg = "N",
+     .help = "at most N runs at a time (default: the CPUs)"},
+    {.name = "emit",
+     .key = OPT_EMIT,
+     .arg = "ENGINE",
+     .help = "write the jobs for ENGINE (parallel or slurm) instead\nof running them",
+     .complete = "parallel slurm"},
+    {.name = "catena",
+     .key = OPT_CATENA,
+     .arg = "PROGRAM",
+     .help = "the catena the runs use (default: this one)",
+     .complete = CMD_FILES},
+    {.name = "dry-run", .key = 'n', .help = "check the sweep and print its runs' commands"},
+    {.name = "quiet",
+     .key = 'q',
+     .help = "no progress line (shown only when stderr is a terminal)\nand no closing line"},
+    {NULL},
 };
 
-/* Prints a run of a sweep that did not finish, as it ends. */
-static void sweep_report_run(void *ctx, const struct sweep_plan *p, size_t i,
-                             const struct sweep_outcome *o)
+const struct cmd_spec cmd_sweep_spec = {
+    .name = "sweep",
+    .run = cmd_sweep,
+    .operands = "SWEEP",
+    .summary = "run a parameter sweep (or emit it for parallel, Slurm)",
+    .about = "Expand SWEEP (a JSON file, man catena-sweep) into runs of its base scenario\n"
+             "with --set overrides, run them here (a finished one is reused), and write\n"
+             "DIR/sweep.csv: one row per run with its values, what it collects and its status.",
+    .options = sweep_options,
+    .example = "catena sweep scenarios/sweeps/solvers-vs-catenary.json -j 4 -o sweeps/solvers",
+    .operand_complete = CMD_JSON,
+};
+
+static const struct cmd_option sweep_collect_options[] = {
+    {.name = "quiet", .key = 'q', .help = "no closing line"},
+    {NULL},
+};
+
+const struct cmd_spec cmd_sweep_collect_spec = {
+    .name = "sweep collect",
+    .run = cmd_sweep_collect,
+    .operands = "DIR",
+    .summary = "write DIR/sweep.csv from the runs of a sweep",
+    .about = "Judge every run of the sweep in DIR (its plan.json) from its run directory and\n"
+             "write DIR/sweep.csv, for runs made elsewhere (GNU parallel, Slurm).",
+    .options = sweep_collect_options,
+    .example = "catena sweep collect sweeps/solvers",
+    .operand_complete = CMD_DIRS,
+};
+
+/* What a sweep has done so far, for its progress line (on a terminal) and its closing line. */
+struct tally {
+    const char *dir;
+    const struct sweep_outcome *out; /* [nruns], whose reused flags sweep_exec sets first */
+    size_t nruns;
+    struct progress pg;
+    int live;      /* a progress line is kept: stderr is a terminal and no -q */
+    size_t ended;  /* runs run that have ended */
+    size_t failed; /* of those, not ok */
+    double start;  /* monotonic clock at the start, s */
+};
+
+/* "run 3/10 (30%)  1 failed  2 reused  12s elapsed  36s left" */
+static void tally_draw(struct tally *t, int force)
 {
-    const char *dir = ctx;
-    if (o->status == SWEEP_OK)
-        return;
+    const double now = clock_monotonic_s(), elapsed = now - t->start;
+    size_t reused = 0;
+    for (size_t i = 0; i < t->nruns; i++)
+        reused += t->out[i].reused;
+    const size_t todo = t->nruns - reused;
+    char line[256], took[32], left[32];
+    int n = snprintf(line, sizeof line, "run %zu/%zu (%.0f%%)", t->ended, todo,
+                     todo ? 100.0 * (double)t->ended / (double)todo : 100.0);
+    if (t->failed)
+        n += snprintf(line + n, sizeof line - (size_t)n, "  %zu failed", t->failed);
+    if (reused)
+        n += snprintf(line + n, sizeof line - (size_t)n, "  %zu reused", reused);
+    progress_duration(took, sizeof took, elapsed);
+    progress_duration(left, sizeof left,
+                      t->ended ? elapsed / (double)t->ended * (double)(todo - t->ended) : 1e300);
+    snprintf(line + n, sizeof line - (size_t)n, "  %s elapsed  %s left", took, left);
+    progress_show(&t->pg, now, line, force);
+}
+
+static void tally_tick(void *ctx)
+{
+    struct tally *t = ctx;
+    if (t->live)
+        tally_draw(t, 0);
+}
+
+/* Counts a run as it ends, and names one that did not finish (above the progress line). */
+static void tally_run(void *ctx, const struct sweep_plan *p, size_t i,
+                      const struct sweep_outcome *o)
+{
+    struct tally *t = ctx;
+    t->ended++;
+    t->failed += o->status != SWEEP_OK;
+    if (t->live)
+        progress_end(&t->pg);
     /* The reason quotes summary.json, which whoever shares the directory may have written. */
     char why[sizeof o->why];
     text_clean(why, sizeof why, o->why);
-    if (o->exit_code >= 0)
-        fprintf(stderr, "catena: %s/runs/%s: %s (exit %d): %s\n", dir, p->runs[i].name,
+    if (o->status != SWEEP_OK && o->exit_code >= 0)
+        fprintf(stderr, "catena: %s/runs/%s: %s (exit %d): %s\n", t->dir, p->runs[i].name,
                 sweep_status_name(o->status), o->exit_code, why);
-    else
-        fprintf(stderr, "catena: %s/runs/%s: %s: %s\n", dir, p->runs[i].name,
+    else if (o->status != SWEEP_OK)
+        fprintf(stderr, "catena: %s/runs/%s: %s: %s\n", t->dir, p->runs[i].name,
                 sweep_status_name(o->status), why);
+    if (t->live)
+        tally_draw(t, 1);
+}
+
+/* The closing line: "catena: sweep: 12 runs: 9 ok, 1 failed, 2 reused (DIR/sweep.csv, 3s)",
+ * with the runs missing or stale when there are any; collect has nothing reused or timed. */
+static void tally_close(const struct tally *t, const struct sweep_plan *p,
+                        const struct sweep_outcome *out, const char *what, int timed)
+{
+    size_t n[4] = {0}, reused = 0; /* by enum sweep_status */
+    for (size_t i = 0; i < p->nruns; i++) {
+        reused += out[i].reused;
+        n[out[i].status] += !out[i].reused;
+    }
+    fprintf(stderr, "catena: %s: %zu runs: %zu ok, %zu failed", what, p->nruns, n[SWEEP_OK],
+            n[SWEEP_FAILED]);
+    if (timed)
+        fprintf(stderr, ", %zu reused", reused);
+    if (n[SWEEP_MISSING])
+        fprintf(stderr, ", %zu missing", n[SWEEP_MISSING]);
+    if (n[SWEEP_STALE])
+        fprintf(stderr, ", %zu stale", n[SWEEP_STALE]);
+    char took[32];
+    progress_duration(took, sizeof took, clock_monotonic_s() - t->start);
+    fprintf(stderr, " (%s/sweep.csv%s%s)\n", t->dir, timed ? ", " : "", timed ? took : "");
 }
 
 /* Writes DIR/sweep.csv from the outcomes, reports collect paths found nowhere, and maps the
@@ -76,13 +197,17 @@ static int sweep_finish(const struct sweep_plan *p, const char *dir,
 /* catena sweep collect DIR */
 static int cmd_sweep_collect(int argc, char **argv)
 {
-    if (argc != 4) {
-        fputs(argc < 4 ? "catena: sweep collect: missing DIR\n"
-                       : "catena: sweep collect: expected one DIR\n",
-              stderr);
-        return cmd_usage_error();
+    int c, quiet = 0;
+    while ((c = cmd_getopt(&cmd_sweep_collect_spec, argc, argv)) != -1) {
+        if (c == CMD_OPT_HELP)
+            return EXIT_SUCCESS;
+        if (c != 'q')
+            return EXIT_USAGE; /* CMD_OPT_BAD: reported */
+        quiet = 1;
     }
-    const char *dir = argv[3];
+    if (cmd_one_operand(argc, argv, "sweep collect", "DIR"))
+        return cmd_usage_error();
+    const char *dir = argv[optind];
     struct catena_error err;
     struct sweep_plan *p = sweep_plan_read(dir, &err);
     if (!p)
@@ -92,11 +217,14 @@ static int cmd_sweep_collect(int argc, char **argv)
     if (!out) {
         status = cmd_no_memory();
     } else {
+        struct tally t = {.dir = dir, .out = out, .nruns = p->nruns, .start = clock_monotonic_s()};
         for (size_t i = 0; i < p->nruns; i++) {
             sweep_check_run(p, dir, i, &out[i]);
-            sweep_report_run((void *)dir, p, i, &out[i]);
+            tally_run(&t, p, i, &out[i]);
         }
         status = sweep_finish(p, dir, out, dir);
+        if (!quiet && status != CATENA_EINPUT)
+            tally_close(&t, p, out, "sweep collect", 0);
     }
     free(out);
     sweep_plan_destroy(p);
@@ -118,19 +246,31 @@ static char *sweep_default_dir(const char *file)
 
 /* Runs the plan here and writes sweep.csv; 128+N when a signal N stopped it. */
 static int sweep_here(const struct sweep_plan *p, const char *dir, const char *program, int jobs,
-                      const char *label)
+                      const char *label, int quiet)
 {
     struct catena_error err;
     struct sweep_outcome *out = calloc(p->nruns, sizeof *out);
     int sig = 0, status;
     if (!out)
         return cmd_no_memory();
-    const struct sweep_exec_options o = {
-        .dir = dir, .program = program, .jobs = jobs, .done = sweep_report_run, .ctx = (void *)dir};
+    struct tally t = {.dir = dir, .out = out, .nruns = p->nruns, .start = clock_monotonic_s()};
+    t.live = !quiet && isatty(STDERR_FILENO);
+    if (t.live)
+        progress_start(&t.pg, stderr, 0, t.start);
+    const struct sweep_exec_options o = {.dir = dir,
+                                         .program = program,
+                                         .jobs = jobs,
+                                         .done = tally_run,
+                                         .tick = t.live ? tally_tick : NULL,
+                                         .ctx = &t};
     status = sweep_exec(p, &o, out, &sig, &err);
+    if (t.live)
+        progress_end(&t.pg);
     if (status != CATENA_OK) {
         cmd_report(&err);
     } else {
+        if (!quiet)
+            tally_close(&t, p, out, "sweep", 1);
         status = sweep_finish(p, dir, out, label);
         if (sig)
             status = 128 + sig;
@@ -139,18 +279,14 @@ static int sweep_here(const struct sweep_plan *p, const char *dir, const char *p
     return status;
 }
 
-int cmd_sweep(int argc, char **argv)
+static int cmd_sweep(int argc, char **argv)
 {
     const char *dir = NULL, *emit = NULL, *catena = NULL;
-    int jobs = sweep_cpus(), dry_run = 0, c;
-    if (argc > 2 && !strcmp(argv[2], "collect"))
-        return cmd_sweep_collect(argc, argv);
-    optind = 2; /* after "catena sweep" */
-    while ((c = getopt_long(argc, argv, "hj:no:", sweep_longopts, NULL)) != -1) {
+    int jobs = sweep_cpus(), dry_run = 0, quiet = 0, c;
+    while ((c = cmd_getopt(&cmd_sweep_spec, argc, argv)) != -1) {
         char *end = NULL;
         switch (c) {
-        case 'h':
-            cmd_usage(stdout);
+        case CMD_OPT_HELP:
             return EXIT_SUCCESS;
         case 'o':
             if (cmd_parse_output_dir(optarg, &dir))
@@ -181,8 +317,11 @@ int cmd_sweep(int argc, char **argv)
         case OPT_CATENA:
             catena = optarg;
             break;
-        default:
-            return cmd_usage_error();
+        case 'q':
+            quiet = 1;
+            break;
+        default: /* CMD_OPT_BAD: reported */
+            return EXIT_USAGE;
         }
     }
     if (cmd_one_operand(argc, argv, "sweep", "SWEEP"))
@@ -226,7 +365,7 @@ int cmd_sweep(int argc, char **argv)
         enum sweep_engine e = !strcmp(emit, "slurm") ? SWEEP_SLURM : SWEEP_PARALLEL;
         status = sweep_emit(p, e, dir, self, &err) ? cmd_report(&err) : EXIT_SUCCESS;
     } else {
-        status = sweep_here(p, dir, self, jobs, file);
+        status = sweep_here(p, dir, self, jobs, file, quiet);
     }
 done:
     sweep_plan_destroy(p);

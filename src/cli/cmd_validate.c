@@ -3,7 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cmd.h"
 
-#include <getopt.h>
+#include <getopt.h> /* optind, optarg */
 #include <limits.h>
 #include <stdlib.h>
 
@@ -11,27 +11,51 @@
 
 enum { OPT_MAX_POINTS = CHAR_MAX + 1, OPT_MAX_MEMORY };
 
-static const struct option validate_longopts[] = {
-    {"max-points", required_argument, NULL, OPT_MAX_POINTS},
-    {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+static int cmd_validate(int argc, char **argv);
+
+static const struct cmd_option validate_options[] = {
+    {.name = "max-points",
+     .key = OPT_MAX_POINTS,
+     .arg = "N",
+     .help = "refuse scenarios of more than N points (default\n50000000)"},
+    {.name = "max-memory",
+     .key = OPT_MAX_MEMORY,
+     .arg = "SIZE",
+     .help = "refuse scenarios estimated to need more memory\n(512M, 4G; default: the machine's "
+             "memory)"},
+    {.name = "quiet", .key = 'q', .help = "print nothing but errors: the exit status says it all"},
+    {NULL},
 };
 
-int cmd_validate(int argc, char **argv)
+const struct cmd_spec cmd_validate_spec = {
+    .name = "validate",
+    .run = cmd_validate,
+    .operands = "SCENARIO...",
+    .summary = "check scenarios and print what they would simulate",
+    .about = "Load each SCENARIO as run would (- reads one from standard input), check it and\n"
+             "print what it would simulate: its points, links, bodies and the effective\n"
+             "parameters. Nothing is simulated and nothing is written.",
+    .options = validate_options,
+    .example = "catena validate scenarios/*.json",
+    .operand_complete = CMD_JSON,
+};
+
+static int cmd_validate(int argc, char **argv)
 {
-    int c;
+    int c, quiet = 0;
     struct scenario_options so = scenario_options_default();
-    optind = 2; /* after "catena validate" */
-    while ((c = getopt_long(argc, argv, "h", validate_longopts, NULL)) != -1) {
-        if (c == OPT_MAX_POINTS && cmd_parse_max_points(optarg, &so.max_points) == 0)
-            continue;
-        if (c == OPT_MAX_MEMORY && cmd_parse_max_memory(optarg, &so.max_memory) == 0)
-            continue;
-        if (c != 'h')
+    while ((c = cmd_getopt(&cmd_validate_spec, argc, argv)) != -1) {
+        if (c == CMD_OPT_HELP)
+            return EXIT_SUCCESS;
+        if (c == 'q')
+            quiet = 1;
+        else if (c == OPT_MAX_MEMORY) {
+            if (cmd_parse_max_memory(optarg, &so.max_memory))
+                return cmd_usage_error();
+        } else if (c != OPT_MAX_POINTS) /* CMD_OPT_BAD: reported */
+            return EXIT_USAGE;
+        else if (cmd_parse_max_points(optarg, &so.max_points))
             return cmd_usage_error();
-        cmd_usage(stdout);
-        return EXIT_SUCCESS;
     }
     if (optind >= argc) {
         fputs("catena: validate: missing SCENARIO\n", stderr);
@@ -46,9 +70,11 @@ int cmd_validate(int argc, char **argv)
             status = code > status ? code : status;
             continue;
         }
-        if (described++)
-            putchar('\n');
-        describe_scenario(stdout, sc);
+        if (!quiet) {
+            if (described++)
+                putchar('\n');
+            describe_scenario(stdout, sc);
+        }
         scenario_destroy(sc);
     }
     return status;

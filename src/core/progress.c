@@ -7,8 +7,7 @@ void progress_start(struct progress *p, FILE *fp, long total, double now)
     *p = (struct progress){.fp = fp, .total = total, .start = now, .drawn = now, .unit = "step"};
 }
 
-/* Writes seconds as "1h02m03s", "2m03s" or "3s"; buf holds at least 32 bytes. */
-static void format_duration(char *buf, size_t size, double seconds)
+void progress_duration(char *buf, size_t size, double seconds)
 {
     if (!(seconds < 1e9)) { /* also NaN: no estimate yet */
         snprintf(buf, size, "?");
@@ -23,6 +22,16 @@ static void format_duration(char *buf, size_t size, double seconds)
         snprintf(buf, size, "%lds", s);
 }
 
+void progress_show(struct progress *p, double now, const char *text, int force)
+{
+    if (!force && now - p->drawn < PROGRESS_INTERVAL)
+        return;
+    fprintf(p->fp, "\r%s\033[K", text);
+    fflush(p->fp);
+    p->drawn = now;
+    p->visible = 1;
+}
+
 void progress_update(struct progress *p, long step, double now)
 {
     if (now - p->drawn < PROGRESS_INTERVAL)
@@ -30,13 +39,11 @@ void progress_update(struct progress *p, long step, double now)
     const double elapsed = now - p->start;
     const double rate = elapsed > 0 ? (double)step / elapsed : 0.0;
     const double percent = p->total > 0 ? 100.0 * (double)step / (double)p->total : 100.0;
-    char left[32];
-    format_duration(left, sizeof left, rate > 0 ? (double)(p->total - step) / rate : 1e300);
-    fprintf(p->fp, "\r%s %ld/%ld (%.0f%%)  %.0f %ss/s  %s left\033[K", p->unit, step, p->total,
-            percent, rate, p->unit, left);
-    fflush(p->fp);
-    p->drawn = now;
-    p->visible = 1;
+    char left[32], line[256];
+    progress_duration(left, sizeof left, rate > 0 ? (double)(p->total - step) / rate : 1e300);
+    snprintf(line, sizeof line, "%s %ld/%ld (%.0f%%)  %.0f %ss/s  %s left", p->unit, step, p->total,
+             percent, rate, p->unit, left);
+    progress_show(p, now, line, 1);
 }
 
 void progress_end(struct progress *p)

@@ -23,6 +23,14 @@ void progress_start(struct progress *p, FILE *fp, long total, double now);
 /* Redraws the line for step done at clock time now, unless the last draw is too recent. */
 void progress_update(struct progress *p, long step, double now);
 
+/* Redraws the line as text (the caller's own wording: a sweep's "run 3/10 ...") at clock time
+ * now, unless the last draw is too recent; force draws anyway (a count just changed). */
+void progress_show(struct progress *p, double now, const char *text, int force);
+
+/* Seconds as "1h02m03s", "2m03s" or "3s" ("?" when not finite or huge: no estimate yet) in buf
+ * of at least 32 bytes. */
+void progress_duration(char *buf, size_t size, double seconds);
+
 /* Erases the line, leaving the cursor at the start of an empty line. */
 void progress_end(struct progress *p);
 

@@ -7,7 +7,7 @@
 
 #include "core/fmt_double.h"
 
-#define HEADER "step,time,kind,link,point_a,point_b,stretch,force\n"
+#define HEADER EVENT_LOG_HEADER "\n"
 
 int event_log_open(struct event_log *lg, const char *dir, struct catena_error *err)
 {

@@ -7,6 +7,9 @@
 #include "core/error.h"
 #include "core/outfile.h"
 
+/* events.csv's first line (without its newline). */
+#define EVENT_LOG_HEADER "step,time,kind,link,point_a,point_b,stretch,force"
+
 /* One row; link, a, b < 0 and non-finite stretch, force are written empty. */
 struct event_row {
     long step;

@@ -13,7 +13,7 @@
 #include "core/fmt_double.h"
 #include "core/outfile.h"
 
-#define HEADER "step,kind,index,a,b,value"
+#define HEADER TOPOLOGY_HEADER
 
 int topology_can_change(const struct model *m)
 {

@@ -22,6 +22,9 @@
 #include "core/error.h"
 #include "model/model.h"
 
+/* topology.csv's first line (without its newline). */
+#define TOPOLOGY_HEADER "step,kind,index,a,b,value"
+
 /* 1 when some link or pin of m can change during a run. */
 int topology_can_change(const struct model *m);
 

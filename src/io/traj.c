@@ -100,7 +100,6 @@ struct traj_writer *traj_open(enum output_format format, const char *dir, const 
     w->header_size = 0;
     w->npy_native = 0;
     w->every = every;
-    w->off_grid = 0;
     w->side = (struct outfile){0};
     w->error = 0;
     w->len = 0;

@@ -10,12 +10,12 @@
 struct traj_writer;
 
 /* Beside NAME.npy, NAME-frames.npy holds the step and time of each frame, shape (frames, 2)
- * float64, when the frames are not steps 0, every, 2 every, ... (io/write_npy.c). */
+ * float64 (io/write_npy.c): NPY stores positions only. */
 #define TRAJ_FRAMES_SUFFIX "-frames.npy"
 
 /* Opens the writer for one format in dir ("trajectory.csv", ".json" or ".npy"). name is the
  * scenario's (the JSON header says it) and every the interval of the recorded steps
- * (output.every: the JSON header says it; NPY expects its frames on that grid). */
+ * (output.every: the JSON header says it). */
 struct traj_writer *traj_open(enum output_format format, const char *dir, const struct model *m,
                               const char *name, long every, struct catena_error *err);
 

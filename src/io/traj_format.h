@@ -24,11 +24,9 @@ struct traj_writer {
     size_t header_size;  /* npy: bytes reserved for the header, rewritten at close */
     int npy_native;      /* npy: 1 when the host stores doubles as the file does (little-endian),
                             so positions are copied as they are; 0: byte by byte */
-    long every;          /* output.every: json writes it; npy expects its frames on the grid
-                            step k every */
-    int off_grid;        /* npy: 1 once a frame was recorded off that grid */
-    struct outfile side; /* npy: trajectory-frames.npy, streamed beside it and kept only when a
-                            frame is off the grid (side.fp NULL when not open) */
+    long every;          /* output.every: json writes it */
+    struct outfile side; /* npy: trajectory-frames.npy, the frames' steps and times, streamed
+                            beside it (side.fp NULL when not open) */
     int error;           /* errno of the first failed write; 0 while all is well */
     size_t len;          /* bytes waiting in buf */
     char buf[TRAJ_BUF_SIZE];

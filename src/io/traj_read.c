@@ -12,7 +12,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "core/path.h"
+#include "io/run_file.h"
 
 static const struct {
     const char *ext;
@@ -30,17 +30,14 @@ enum { NFORMATS = sizeof formats / sizeof formats[0] };
 static char *find_in_dir(const char *dir, struct catena_error *err)
 {
     for (int i = 0; i < NFORMATS; i++) {
-        char name[32];
+        char name[32], *path;
         snprintf(name, sizeof name, "trajectory%s", formats[i].ext);
-        char *path = path_join(dir, name);
-        struct stat st;
-        if (!path) {
-            error_set(err, CATENA_EINPUT, "%s: out of memory", dir);
+        if (run_file_find(dir, name, &path, err)) {
+            err->code = CATENA_EINPUT;
             return NULL;
         }
-        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        if (path)
             return path;
-        free(path);
     }
     error_set(err, CATENA_EINPUT,
               "%s: no trajectory.npy, trajectory.csv or trajectory.json in this directory", dir);

@@ -21,8 +21,8 @@ struct traj_info {
     long nframes;              /* frames in the file; -1 while unknown (CSV and JSON know it
                                   only once the last frame has been read) */
     int has_steps;             /* 1 when frames carry step and time; 0 for NPY, which
-                                  stores positions only, unless NAME-frames.npy lies beside
-                                  NAME.npy (io/traj.h) */
+                                  stores positions only, without NAME-frames.npy beside it
+                                  (catena writes one; io/traj.h) */
 };
 
 struct traj_frame {

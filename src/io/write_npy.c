@@ -2,17 +2,17 @@
  * array of shape (frames, points, dims) in C order. The header is padded so that the data
  * starts at a multiple of 64 bytes, and reserved wide enough for any frame count, so
  * close can rewrite it with the number of frames actually written.
- * NPY holds positions only, so readers take frame k to be step k every. When a frame is
- * recorded off that grid (the last frame of a run stopped by time.until_settled), the step
- * and time of every frame go to trajectory-frames.npy beside it, shape (frames, 2); it is
- * streamed to a temporary file all along and kept only then. */
+ * NPY holds positions only, so the step and time of every frame go to trajectory-frames.npy
+ * beside it, shape (frames, 2), streamed along with it: readers match frames by step in
+ * every format (catena compare of a run recorded every 5 steps with one recorded every 10),
+ * and a frame off the every grid (the last one of a run stopped by time.until_settled) keeps
+ * its true step. Both stay plain arrays for numpy.load. */
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "io/traj.h"
 #include "io/traj_format.h"
@@ -145,15 +145,13 @@ static int npy_frame_native(struct traj_writer *w, const vec3 *x)
     return 0;
 }
 
-/* The frame's step and time into trajectory-frames.npy; marks w off the grid when the step
- * is not frames x every. A failed write there counts only if the file is kept (at close). */
+/* The frame's step and time into trajectory-frames.npy. A failed write shows in the stream's
+ * error flag, checked at close. */
 static void frames_record(struct traj_writer *w, long step, double t)
 {
     char row[16];
     put_f8(put_f8(row, (double)step), t);
     fwrite(row, 1, sizeof row, w->side.fp);
-    if (step != w->frames * w->every)
-        w->off_grid = 1;
 }
 
 static int npy_frame(struct traj_writer *w, long step, double t, const vec3 *x)
@@ -190,21 +188,9 @@ static int npy_end(struct traj_writer *w)
     return 0;
 }
 
-/* Keeps trajectory-frames.npy when a frame was off the grid (with its header rewritten for
- * the frames written); otherwise drops it, and removes one an earlier run left, since it
- * would describe this trajectory wrongly. */
+/* Rewrites trajectory-frames.npy's header for the frames written and commits it. */
 static int npy_commit_side(struct traj_writer *w, struct catena_error *err)
 {
-    if (!w->off_grid) {
-        const char *path = w->side.path;
-        const int gone = unlink(path) == 0 || errno == ENOENT;
-        const int e = errno;
-        if (!gone)
-            error_set(err, CATENA_EFAIL, "%s: cannot remove the frames of an earlier run: %s", path,
-                      strerror(e));
-        outfile_abort(&w->side);
-        return gone ? CATENA_OK : CATENA_EFAIL;
-    }
     char header[NPY_HEADER_MAX];
     const size_t size = frames_header(w->frames, header);
     errno = 0;

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/spell.h"
+
 // clang-format off
 /* What every body takes, in three runs that frame a type's own keys in the order messages
  * list them: head, the type's first keys, middle, its other keys, tail. */
@@ -217,7 +219,7 @@ static int pin_entry(struct loader *ld, const cJSON *e, const char *path, const 
                 *name = k;
                 return 0;
             }
-            if (!hint && sjson_is_close(e->valuestring, names[k]))
+            if (!hint && spell_is_close(e->valuestring, names[k]))
                 hint = names[k];
         }
         char shown[SJSON_SHOW_SIZE];

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/fmt_double.h"
+#include "core/spell.h"
 #include "scenario/loader.h"
 
 static const double DEG = 3.14159265358979323846 / 180.0;
@@ -260,7 +261,7 @@ static int body_points(struct loader *ld, const cJSON *e, const char *path, uint
     sjson_show(shown, name);
     if (!en || en->kind != SREF_BODY) {
         for (size_t b = 0; b < ld->m->nbodies; b++)
-            if (sjson_is_close(name, ld->m->bodies[b].name))
+            if (spell_is_close(name, ld->m->bodies[b].name))
                 return sjson_error(&ld->cx, p, "there is no body \"%s\" (did you mean \"%s\"?)",
                                    shown, ld->m->bodies[b].name);
         return sjson_error(&ld->cx, p, "there is no body \"%s\"", shown);

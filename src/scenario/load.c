@@ -197,6 +197,43 @@ static int record_overrides(struct scenario_provenance *p, const struct scenario
     return 0;
 }
 
+/* The overrides' paths as messages write them ("points.3.mass" as "points[3].mass") with the
+ * names of the options that gave them, for sjson_error; each origin's path and name share one
+ * allocation, which starts at path. */
+static struct sjson_origin *make_origins(const struct scenario_options *o, size_t *n)
+{
+    struct sjson_origin *origins = calloc(o->nov ? o->nov : 1, sizeof *origins);
+    *n = 0;
+    for (size_t i = 0; origins && i < o->nov; i++) {
+        const struct scenario_override *ov = &o->ov[i];
+        if (!o->names[i])
+            continue;
+        const size_t size = 2 * strlen(ov->path) + strlen(o->names[i]) + 220;
+        char *text = malloc(size), *w = text;
+        if (!text) {
+            while ((*n)--)
+                free((char *)origins[*n].path);
+            free(origins);
+            return NULL;
+        }
+        for (const char *c = ov->path; *c; c += strcspn(c, ".") + (c[strcspn(c, ".")] == '.')) {
+            const int len = (int)strcspn(c, "."), index = strspn(c, "0123456789") >= (size_t)len;
+            if (index)
+                w += sprintf(w, "[%.*s]", len, c);
+            else
+                w += sprintf(w, "%s%.*s", c == ov->path ? "" : ".", len, c);
+        }
+        origins[*n].path = text;
+        origins[*n].name = ++w;
+        if (strcmp(o->names[i], "--set") == 0)
+            snprintf(w, (size_t)(text + size - w), "--set %s=%.200s", ov->path, ov->value);
+        else
+            snprintf(w, (size_t)(text + size - w), "%s", o->names[i]);
+        (*n)++;
+    }
+    return origins;
+}
+
 /* Replaces every number under item by raw text in fmt_double's shortest round-trip form:
  * cJSON prints some doubles with 15 digits when they come within an ulp, not bit for bit. */
 static int numbers_exact(cJSON *item)
@@ -252,6 +289,7 @@ struct scenario *scenario_parse_opts(const char *label, const char *text, size_t
                         .max_points = o->max_points,
                         .max_memory = o->max_memory,
                         .points_expected = o->points_expected};
+    struct sjson_origin *origins = NULL;
     cJSON *root = NULL;
     struct sjson_cost cost;
     error_clear(err);
@@ -261,6 +299,11 @@ struct scenario *scenario_parse_opts(const char *label, const char *text, size_t
     /* Numbers are kept as text too for provenance (numbers_exact): a node and a string. */
     ld.tree_bytes = cost.tree + cost.numbers * 112.0;
     ld.root = root;
+    if (o->names && !(origins = make_origins(o, &ld.cx.norigins))) {
+        error_set(err, CATENA_EFAIL, "out of memory");
+        goto fail;
+    }
+    ld.cx.origins = origins;
     if (!cJSON_IsObject(root)) {
         sjson_error(&ld.cx, "", "expected a JSON object at the top level, got %s",
                     sjson_type_name(root));
@@ -288,6 +331,9 @@ done:
     sref_destroy(ld.names);
     free(ld.plans);
     free(ld.origins);
+    for (size_t i = 0; i < ld.cx.norigins; i++)
+        free((char *)origins[i].path);
+    free(origins);
     cJSON_Delete(root);
     return ld.sc;
 }

@@ -60,6 +60,11 @@ struct scenario_options {
     const struct scenario_override *ov;
     size_t nov;
     long long max_points; /* >= 1 */
+    /* NULL, or [nov] the command-line option that gave each override, for messages: an error
+     * in its value names the option rather than the file. "--steps": "catena: --steps: must be
+     * at least 0 (got -5)"; "--set": "--set time.steps=-5: ..."; NULL: the file, as when
+     * names is NULL (a sweep's overrides). */
+    const char *const *names;
     double max_memory;    /* bytes a load and a run of the scenario may need; 0: no limit */
     /* When > 0, the number of points the scenario must make (the trajectory of the run it
      * describes holds that many: catena render and catenary), refused past it before the

@@ -3,7 +3,6 @@
  * reason, so the strict scanner (core/json_scan.h) runs first and says what and where. */
 #include "scenario/sjson.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 #include "core/fmt_double.h"
 #include "core/memory.h"
 #include "core/json_scan.h"
+#include "core/spell.h"
 
 const struct sjson_range SJSON_ANY = {-INFINITY, INFINITY, 0, 0};
 const struct sjson_range SJSON_POSITIVE = {0, INFINITY, 1, 0};
@@ -87,17 +87,29 @@ cJSON *sjson_parse(const char *label, const char *text, size_t len, double max_b
 
 /* ---- messages and paths ---- */
 
+/* The latest origin whose path is path or holds it, or NULL. */
+static const struct sjson_origin *origin_of(const struct sjson *cx, const char *path)
+{
+    for (size_t i = cx->norigins; path && i-- > 0;) {
+        const size_t n = strlen(cx->origins[i].path);
+        if (strncmp(path, cx->origins[i].path, n) == 0 && strchr(".[", path[n]))
+            return &cx->origins[i]; /* strchr finds the NUL too: the path itself */
+    }
+    return NULL;
+}
+
 int sjson_error(const struct sjson *cx, const char *path, const char *fmt, ...)
 {
     char msg[sizeof cx->err->msg];
     size_t n = 0;
-    if (path && *path)
+    const struct sjson_origin *origin = origin_of(cx, path);
+    if (path && *path && !(origin && strcmp(path, origin->path) == 0))
         n = (size_t)snprintf(msg, sizeof msg, "%.1000s: ", path);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg + n, sizeof msg - n, fmt, ap);
     va_end(ap);
-    return error_set(cx->err, CATENA_EINPUT, "%s: %s", cx->label, msg);
+    return error_set(cx->err, CATENA_EINPUT, "%s: %s", origin ? origin->name : cx->label, msg);
 }
 
 const char *sjson_show(char buf[SJSON_SHOW_SIZE], const char *s)
@@ -145,57 +157,6 @@ const cJSON *sjson_child(const cJSON *obj, const char *key)
     return obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
 }
 
-/* ---- did-you-mean ---- */
-
-size_t sjson_distance(const char *a, const char *b)
-{
-    /* Two rows of the Wagner-Fischer table; long words are never "close". */
-    enum { MAXW = 64 };
-    const size_t na = strlen(a), nb = strlen(b);
-    if (na > MAXW || nb > MAXW)
-        return (size_t)-1;
-    size_t prev[MAXW + 1], cur[MAXW + 1];
-    for (size_t j = 0; j <= nb; j++)
-        prev[j] = j;
-    for (size_t i = 1; i <= na; i++) {
-        cur[0] = i;
-        for (size_t j = 1; j <= nb; j++) {
-            const size_t sub = prev[j - 1] + (tolower((unsigned char)a[i - 1]) !=
-                                              tolower((unsigned char)b[j - 1]));
-            const size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-        memcpy(prev, cur, (nb + 1) * sizeof *prev);
-    }
-    return prev[nb];
-}
-
-int sjson_is_close(const char *word, const char *candidate)
-{
-    const size_t n = strlen(candidate);
-    const size_t limit = n <= 3 ? 1 : n <= 6 ? 2 : 3;
-    return sjson_distance(word, candidate) <= limit;
-}
-
-/* The name closest to word, if close enough for a hint. names walks a NULL-terminated
- * table whose rows are stride bytes apart (a string array or a struct sjson_key table). */
-static const char *closest(const char *word, const char *const *names, size_t stride)
-{
-    const char *best = NULL;
-    size_t best_d = (size_t)-1;
-    for (size_t i = 0;; i++) {
-        const char *name = *(const char *const *)((const char *)names + i * stride);
-        if (!name)
-            break;
-        const size_t d = sjson_distance(word, name);
-        if (d < best_d && sjson_is_close(word, name)) {
-            best = name;
-            best_d = d;
-        }
-    }
-    return best;
-}
-
 /* ---- objects and their keys ---- */
 
 static const struct sjson_key *find_key(const struct sjson_key *keys, const char *name)
@@ -211,7 +172,7 @@ static int unknown_key(const struct sjson *cx, const char *path, const char *key
 {
     char p[SJSON_PATH_MAX];
     sjson_path_key(p, path, key);
-    const char *hint = closest(key, &keys->name, sizeof *keys);
+    const char *hint = spell_closest(key, &keys->name, sizeof *keys);
     if (hint)
         return sjson_error(cx, p, "unknown key (did you mean \"%s\"?)", hint);
     char list[1024] = "";
@@ -369,7 +330,7 @@ int sjson_enum(const struct sjson *cx, const cJSON *item, const char *path,
             return 0;
         }
     }
-    const char *hint = closest(s, names, sizeof *names);
+    const char *hint = spell_closest(s, names, sizeof *names);
     char shown[SJSON_SHOW_SIZE];
     sjson_show(shown, s);
     if (hint)

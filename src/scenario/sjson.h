@@ -14,10 +14,21 @@
 /* Room for a JSON path in messages ("bodies[2].pins[10]"); longer ones are cut. */
 #define SJSON_PATH_MAX 512
 
-/* Where messages go: the file's label and the caller's error buffer. */
+/* A value put into the tree from elsewhere than the file (a command-line option), and the name
+ * messages give it instead of the file's: "--steps", "--set time.steps=5". */
+struct sjson_origin {
+    const char *path; /* as messages write it: "time.steps", "points[3].mass" */
+    const char *name;
+};
+
+/* Where messages go: the file's label and the caller's error buffer; an error at one of the
+ * origins' paths, or under one, names the origin instead ("--steps: must be at least 0"),
+ * the latest origin first. */
 struct sjson {
     const char *label;
     struct catena_error *err;
+    const struct sjson_origin *origins; /* [norigins], or NULL */
+    size_t norigins;
 };
 
 /* One allowed key of an object. Tables end with {NULL, 0}; later format versions add
@@ -55,8 +66,9 @@ struct sjson_cost {
 cJSON *sjson_parse(const char *label, const char *text, size_t len, double max_bytes,
                    struct sjson_cost *cost, struct catena_error *err);
 
-/* Sets err to "LABEL: PATH: message" ("LABEL: message" when path is empty) with code
- * CATENA_EINPUT, and returns CATENA_EINPUT. Control characters in path and message (from
+/* Sets err to "LABEL: PATH: message" ("LABEL: message" when path is empty; "ORIGIN: message"
+ * at an origin's path, "ORIGIN: PATH: message" under it) with code CATENA_EINPUT, and returns
+ * CATENA_EINPUT. Control characters in path and message (from
  * escaped keys and strings) are written as '?' (error_set) so that it stays on one line. */
 int sjson_error(const struct sjson *cx, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -117,11 +129,5 @@ int sjson_get_string(const struct sjson *cx, const cJSON *obj, const char *path,
                      const char **out);
 int sjson_get_enum(const struct sjson *cx, const cJSON *obj, const char *path, const char *key,
                    const char *const *names, int *out);
-
-/* Edit distance between a and b, ignoring ASCII case (for did-you-mean hints). */
-size_t sjson_distance(const char *a, const char *b);
-
-/* Whether a near-miss of candidate, by sjson_distance, is worth a did-you-mean. */
-int sjson_is_close(const char *word, const char *candidate);
 
 #endif

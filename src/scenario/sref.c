@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/fmt_double.h"
+#include "core/spell.h"
 
 struct sref_table {
     struct sref_entry *slots; /* name NULL = empty */
@@ -107,9 +108,9 @@ static const char *closest_name(const struct sref_table *t, enum sref_kind kind,
     for (size_t i = 0; i < t->cap; i++) {
         const struct sref_entry *e = &t->slots[i];
         if (!e->name || e->kind != kind || strncmp(e->name, word, same) != 0 ||
-            !sjson_is_close(word, e->name))
+            !spell_is_close(word, e->name))
             continue;
-        const size_t d = sjson_distance(word, e->name);
+        const size_t d = spell_distance(word, e->name);
         /* Ties go to the alphabetically first name, so the hint does not depend on the
          * order of the hash table. */
         if (d < best_d || (d == best_d && strcmp(e->name, best) < 0)) {

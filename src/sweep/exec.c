@@ -1,7 +1,8 @@
 /* Running a sweep on this machine: each run is a child process executing the catena program
  * itself (`catena run BASE --set ... -o DIR/runs/NAME -q`), at most N at a time. The parent
- * sleeps in sigsuspend with SIGCHLD, SIGINT and SIGTERM blocked otherwise, so a child's end
- * or a stop request is never missed between a check and the wait. */
+ * sleeps in sigsuspend (pselect, when it has a progress line to redraw) with SIGCHLD, SIGINT
+ * and SIGTERM blocked otherwise, so a child's end or a stop request is never missed between a
+ * check and the wait. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "sweep/sweep.h"
 
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -234,6 +236,19 @@ static size_t reap(const struct sweep_plan *p, const struct sweep_exec_options *
     return ended;
 }
 
+/* Sleeps with the caller's signal mask until a signal (a child's end, a stop request) or, when
+ * someone draws progress, the next tick. */
+static void wait_a_while(const struct sweep_exec_options *o, const sigset_t *mask)
+{
+    if (!o->tick) {
+        sigsuspend(mask);
+        return;
+    }
+    const struct timespec t = {0, (long)(SWEEP_TICK * 1e9)};
+    pselect(0, NULL, NULL, NULL, &t, mask);
+    o->tick(o->ctx);
+}
+
 int sweep_exec(const struct sweep_plan *p, const struct sweep_exec_options *o,
                struct sweep_outcome *out, int *stop_signal, struct catena_error *err)
 {
@@ -286,7 +301,7 @@ int sweep_exec(const struct sweep_plan *p, const struct sweep_exec_options *o,
         }
         if (nkids == 0 && (stop_signal_got || broken || next >= p->nruns))
             break;
-        sigsuspend(&sigs.old_mask);
+        wait_a_while(o, &sigs.old_mask);
     }
     *stop_signal = stop_signal_got;
     for (size_t i = next; i < p->nruns; i++) {

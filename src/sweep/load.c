@@ -17,6 +17,7 @@
 #include "core/alloc.h"
 #include "core/path.h"
 #include "core/readfile.h"
+#include "core/spell.h"
 #include "model/model.h"
 #include "scenario/scenario.h"
 #include "scenario/sjson.h"
@@ -219,7 +220,7 @@ static int read_collect(const struct sjson *cx, const cJSON *root, struct sweep_
             snprintf(word, sizeof word, "%.*s", (int)(n < 63 ? n : 63), s);
             const char *hint = NULL;
             for (int k = 0; collect_files[k] && !hint; k++)
-                if (sjson_is_close(word, collect_files[k]))
+                if (spell_is_close(word, collect_files[k]))
                     hint = collect_files[k];
             if (hint)
                 return sjson_error(cx, where, "\"%s\": unknown file \"%s\" (did you mean \"%s\"?)",

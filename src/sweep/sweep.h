@@ -93,10 +93,16 @@ struct sweep_exec_options {
     const char *dir;     /* the sweep's output directory */
     const char *program; /* the catena program every run executes */
     int jobs;            /* runs at a time, at least 1 */
-    /* Called as each run that was started ends; may be NULL. */
+    /* Called as each run that was started ends (out[i].reused is set for every run before
+     * the first call); may be NULL. */
     void (*done)(void *ctx, const struct sweep_plan *p, size_t i, const struct sweep_outcome *o);
+    /* Called about every SWEEP_TICK seconds while runs go, for a progress display; may be
+     * NULL (then the sweep sleeps until a run ends). */
+    void (*tick)(void *ctx);
     void *ctx;
 };
+
+#define SWEEP_TICK 0.25 /* s */
 
 /* Writes DIR/plan.json, then starts every run without a finished result (sweep_check_run
  * says ok: those are reused), at most o->jobs at a time, each as

@@ -9,13 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "solver/batch/pool.h"
 #include "solver/work.h"
-
-static void *alloc_array(size_t n, size_t size)
-{
-    return malloc((n ? n : 1) * size);
-}
 
 /* Cuts between runs of links that share no point: a cut at c is valid when no point of a
  * link before c belongs to a link at or after c. The valid cut at or after k n / nruns is
