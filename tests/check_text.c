@@ -21,8 +21,7 @@ static const char *clean(const char *s)
 START_TEST(test_issue_name)
 {
     ck_assert_str_eq(clean("b\x1b]0;PWNED\x07\x1b[2J\r\nfake: ok"), "b?]0;PWNED??[2J??fake: ok");
-    ck_assert_int_eq(text_is_clean("b\x1b[2J"), 0);
-    ck_assert_int_eq(text_is_clean("plain name, caf\xc3\xa9"), 1);
+    ck_assert_str_eq(clean("plain name, caf\xc3\xa9"), "plain name, caf\xc3\xa9");
 }
 END_TEST
 
@@ -95,8 +94,10 @@ START_TEST(test_random_bytes)
                 (char)(r % 3 ? pick[(r >> 8) % sizeof pick] : (unsigned char)(1 + (r >> 16) % 255));
         }
         in[n - 1] = '\0';
+        char again[64];
         text_clean(out, sizeof out, in);
-        bad += strlen(out) > strlen(in) || !text_is_clean(out);
+        /* Cleaning what came out changes nothing: nothing a terminal acts on is left. */
+        bad += strlen(out) > strlen(in) || strcmp(text_clean(again, sizeof again, out), out) != 0;
         for (const unsigned char *p = (const unsigned char *)out; *p; p++)
             bad += *p < 0x20 || *p == 0x7f;
     }

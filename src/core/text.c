@@ -74,15 +74,3 @@ char *text_clean(char *dst, size_t size, const char *src)
     dst[out] = '\0';
     return dst;
 }
-
-int text_is_clean(const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        const size_t n = utf8_length(p);
-        if (n == 0 || steers_terminal(utf8_decode(p, n)))
-            return 0;
-        p += n;
-    }
-    return 1;
-}

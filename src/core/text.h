@@ -16,7 +16,4 @@
  * shrinks). Returns dst. */
 char *text_clean(char *dst, size_t size, const char *src);
 
-/* 1 when text_clean would change nothing in s. */
-int text_is_clean(const char *s);
-
 #endif
