@@ -843,7 +843,7 @@ static const struct bad bad_inputs[] = {
     {HEAD "'bodies': [{'name': 'c', 'type': 'cloth', 'rows': 10000, 'cols': 10000, "
           "'mass': 1}]}",
      "test.json: bodies[0]: too many points: the scenario would need 100000000 points, about "
-     "33.2 GiB of memory (the limit is 50000000 points; --max-points changes it)"},
+     "54.8 GiB of memory (the limit is 50000000 points; --max-points changes it)"},
     {CLOTH(", 'spacing': 1, 'center': [0, 0], 'corner': [0, 0]"),
      "test.json: bodies[0].corner: give either \"center\" or \"corner\", not both"},
     {CLOTH(", 'spacing': 1, 'plane': 'xz'"),

@@ -38,6 +38,7 @@ both fields.csv ":9: expected 5 fields, got 3"
 both steps-decrease.csv ":8: step 5 after step 10 (steps must increase)"
 both truncated.json ":4:22: truncated: end of file in frames[2]"
 both syntax.json ":3:39: JSON syntax error in frames[1]"
+both underflow.json ":3:39: number -1e-400 is too small for a double (it would read as 0; write 0 if that is meant) in frames[1]"
 both key-newline.json ':2:8: JSON syntax error in bad\x0akey'
 both wrong-count.json ": frames[1].x: expected 3 points, got 2"
 both truncated.npy ": truncated: expected 144 bytes of data, found 124"

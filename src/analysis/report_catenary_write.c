@@ -9,6 +9,7 @@
 #include "config.h"
 #include "core/fmt_double.h"
 #include "core/outfile.h"
+#include "core/text.h"
 #include "analysis/report_catenary.h"
 
 /* ---- text ---- */
@@ -36,9 +37,10 @@ static void text_vec(FILE *f, int dims, vec3 v)
 static void text_chain(FILE *f, const struct report_catenary *r, const struct report_chain *c)
 {
     const int dims = r->m->dims;
+    char name[256];
     if (c->body)
-        fprintf(f, "\nbody %s: points %zu..%zu, %zu links\n", c->body, c->first, c->last,
-                c->nlinks);
+        fprintf(f, "\nbody %s: points %zu..%zu, %zu links\n",
+                text_clean(name, sizeof name, c->body), c->first, c->last, c->nlinks);
     else
         fprintf(f, "\npoints %zu..%zu: %zu links\n", c->first, c->last, c->nlinks);
     fprintf(f, "  span %.9g m, chord %.9g m, rest length %.9g m (length/span %.6g)\n", c->span,
@@ -93,7 +95,8 @@ static void text_chain(FILE *f, const struct report_catenary *r, const struct re
 void report_catenary_text(FILE *f, const struct report_catenary *r, const char *source)
 {
     const struct model *m = r->m;
-    fprintf(f, "catenary report: %s, step %ld", source, r->step);
+    char shown[1024];
+    fprintf(f, "catenary report: %s, step %ld", text_clean(shown, sizeof shown, source), r->step);
     if (isfinite(r->time))
         fprintf(f, " (t = %.9g s)", r->time);
     fprintf(f, "\nsolver: %s, dt %.9g s, %d substeps, %d iterations\n",

@@ -6,9 +6,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/memory.h"
+#include "core/path.h"
 #include "core/range.h"
+#include "io/rundir.h"
+#include "io/traj_read.h"
 
 int cmd_usage_error(void)
 {
@@ -112,6 +117,64 @@ int cmd_parse_max_points(const char *arg, long long *out)
     }
     *out = n;
     return 0;
+}
+
+int cmd_parse_max_memory(const char *arg, double *out)
+{
+    if (memory_parse(arg, out) == 0)
+        return 0;
+    fprintf(stderr, "catena: --max-memory: expected a size such as 512M or 4G, got '%s'\n", arg);
+    return -1;
+}
+
+int cmd_parse_output_dir(const char *arg, const char **out)
+{
+    if (!*arg) {
+        fputs("catena: -o: expected a directory, got an empty name\n", stderr);
+        return -1;
+    }
+    if (path_is_root(arg)) {
+        fprintf(stderr,
+                "catena: -o: '%s' is the root directory; give a directory for the outputs\n", arg);
+        return -1;
+    }
+    *out = arg;
+    return 0;
+}
+
+/* The points per frame of the trajectory file at path; 0 when it cannot be read. */
+static long long file_points(const char *path)
+{
+    struct catena_error err;
+    struct traj_reader *rd = traj_read_open(path, &err);
+    const long long n = rd ? (long long)traj_read_info(rd)->npoints : 0;
+    traj_read_close(rd);
+    return n;
+}
+
+long long cmd_trajectory_points(const char *path)
+{
+    static const char *const names[] = {"trajectory.npy", "trajectory.csv", "trajectory.json"};
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return 0;
+    if (!S_ISDIR(st.st_mode))
+        return file_points(path);
+    /* a run directory: only the trajectories its manifest lists (their sizes were checked as
+     * it was opened; their hashes are checked when they are read in full) */
+    struct catena_error err;
+    struct rundir *run;
+    if (rundir_open(path, &run, &err) != CATENA_OK)
+        return 0; /* the reader that follows says why */
+    long long most = 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char *file = rundir_find(run, names[i]) ? path_join(path, names[i]) : NULL;
+        const long long n = file ? file_points(file) : 0;
+        most = n > most ? n : most;
+        free(file);
+    }
+    rundir_close(run);
+    return most;
 }
 
 int cmd_overrides_init(struct cmd_overrides *co, size_t cap)

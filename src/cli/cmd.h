@@ -155,4 +155,20 @@ int cmd_parse_set(char *arg, struct cmd_overrides *co);
  * is wrong and returns -1 otherwise. */
 int cmd_parse_range(const char *option, const char *arg, long *first, long *last);
 
+/* --max-memory SIZE: bytes with an optional K, M, G or T (memory_parse, core/memory.h). */
+int cmd_parse_max_memory(const char *arg, double *out);
+
+/* -o DIR: a directory name, neither empty nor the root directory (outputs there would
+ * land in the current directory or in / without anyone asking). Says what is wrong and
+ * returns -1 otherwise. */
+int cmd_parse_output_dir(const char *arg, const char **out);
+
+/* The most points per frame among the trajectories at path (a trajectory file, or the
+ * trajectory.npy, .csv and .json its manifest lists for a run directory), read from their
+ * headers; 0 when there
+ * is none to read. render and catenary load a run's scenario.json with this as
+ * points_expected, so that a scenario edited into a huge one is refused before its model is
+ * built. */
+long long cmd_trajectory_points(const char *path);
+
 #endif

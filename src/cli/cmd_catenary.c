@@ -139,7 +139,9 @@ static int catenary_report(const char *target, const char *scenario, long step,
                            const struct report_catenary_options *o, int json, const char *plot)
 {
     struct catena_error err;
-    struct scenario *sc = scenario_load(scenario, NULL, 0, &err);
+    struct scenario_options so = scenario_options_default();
+    so.points_expected = cmd_trajectory_points(target);
+    struct scenario *sc = scenario_load_opts(scenario, &so, &err);
     if (!sc)
         return cmd_report(&err);
     const struct model *m = sc->model;

@@ -141,6 +141,7 @@ static struct scenario *load_run(struct rundir *run, const struct cmd_overrides 
     if (!scenario)
         return NULL;
     cmd_overrides_use(co, &so);
+    so.points_expected = cmd_trajectory_points(run->dir);
     struct scenario *sc = scenario_load_opts(scenario, &so, err);
     free(scenario);
     if (sc && scenario_output_enable_render(&sc->output, err)) {
@@ -211,7 +212,8 @@ static int cmd_render(int argc, char **argv)
             status = EXIT_SUCCESS;
             goto done;
         case 'o':
-            out_dir = optarg;
+            if (cmd_parse_output_dir(optarg, &out_dir))
+                goto bad_usage;
             break;
         case 'q':
             quiet = 1;

@@ -22,6 +22,7 @@ enum {
     OPT_SET,
     OPT_RENDER,
     OPT_MAX_POINTS,
+    OPT_MAX_MEMORY,
     OPT_UNTIL_SETTLED,
     OPT_REPORT,
     OPT_PLOT,
@@ -74,6 +75,11 @@ static const struct cmd_option run_options[] = {
      .key = OPT_MAX_POINTS,
      .arg = "N",
      .help = "refuse scenarios of more than N points (default\n50000000)"},
+    {.name = "max-memory",
+     .key = OPT_MAX_MEMORY,
+     .arg = "SIZE",
+     .help = "refuse scenarios estimated to need more memory\n(512M, 4G; default: the machine's "
+             "memory)"},
     {.name = "quiet",
      .key = 'q',
      .help = "no progress line (shown only when stderr is a terminal)"},
@@ -224,7 +230,8 @@ static int cmd_run(int argc, char **argv)
             status = EXIT_SUCCESS;
             goto done;
         case 'o':
-            out_dir = optarg;
+            if (cmd_parse_output_dir(optarg, &out_dir))
+                goto bad_usage;
             break;
         case 'q':
             quiet = 1;
@@ -254,6 +261,10 @@ static int cmd_run(int argc, char **argv)
             break;
         case OPT_MAX_POINTS:
             if (cmd_parse_max_points(optarg, &so.max_points))
+                goto bad_usage;
+            break;
+        case OPT_MAX_MEMORY:
+            if (cmd_parse_max_memory(optarg, &so.max_memory))
                 goto bad_usage;
             break;
         case OPT_REPORT:

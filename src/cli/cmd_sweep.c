@@ -15,6 +15,7 @@
 #include "core/procpool.h"
 #include "core/progress.h"
 #include "core/stop.h"
+#include "core/text.h"
 #include "sweep/sweep.h"
 
 enum {
@@ -132,12 +133,15 @@ static void tally_run(void *ctx, const struct sweep_plan *p, size_t i,
     t->failed += o->status != SWEEP_OK;
     if (t->live)
         progress_end(&t->pg);
+    /* The reason quotes summary.json, which whoever shares the directory may have written. */
+    char why[sizeof o->why];
+    text_clean(why, sizeof why, o->why);
     if (o->status != SWEEP_OK && o->exit_code >= 0)
         fprintf(stderr, "catena: %s/runs/%s: %s (exit %d): %s\n", t->dir, p->runs[i].name,
-                sweep_status_name(o->status), o->exit_code, o->why);
+                sweep_status_name(o->status), o->exit_code, why);
     else if (o->status != SWEEP_OK)
         fprintf(stderr, "catena: %s/runs/%s: %s: %s\n", t->dir, p->runs[i].name,
-                sweep_status_name(o->status), o->why);
+                sweep_status_name(o->status), why);
     if (t->live)
         tally_draw(t, 1);
 }
@@ -174,8 +178,13 @@ static int sweep_finish(const struct sweep_plan *p, const char *dir,
     char *unfound = NULL;
     if (sweep_write_csv(p, dir, out, &unfound, &err))
         return cmd_report(&err);
-    for (const char *line = unfound; line && *line; line += strcspn(line, "\n") + 1)
-        fprintf(stderr, "catena: %.*s\n", (int)strcspn(line, "\n"), line);
+    for (char *line = unfound; line && *line;) {
+        const size_t n = strcspn(line, "\n");
+        const int last = line[n] == '\0';
+        line[n] = '\0';
+        fprintf(stderr, "catena: %s\n", text_clean(line, n + 1, line));
+        line += last ? n : n + 1;
+    }
     free(unfound);
     size_t bad = 0;
     for (size_t i = 0; i < p->nruns; i++)
@@ -292,7 +301,8 @@ static int cmd_sweep(int argc, char **argv)
         case CMD_OPT_HELP:
             return EXIT_SUCCESS;
         case 'o':
-            dir = optarg;
+            if (cmd_parse_output_dir(optarg, &dir))
+                return cmd_usage_error();
             break;
         case 'j':
             errno = 0;
@@ -330,11 +340,16 @@ static int cmd_sweep(int argc, char **argv)
         return cmd_usage_error();
     const char *file = argv[optind];
     struct catena_error err;
-    char *self = catena ? NULL : sweep_find_program(cmd_invoked_as);
+    /* The program the runs execute, by its absolute path (or a name looked up in PATH). */
+    char *self = catena ? sweep_program_path(catena) : sweep_find_program(cmd_invoked_as);
     char *default_dir = dir ? NULL : sweep_default_dir(file);
     struct sweep_plan *p = NULL;
     int status;
-    if (!catena && !self) {
+    if (catena && !self) {
+        status = cmd_no_memory();
+        goto done;
+    }
+    if (!self) {
         status = cmd_report(&(struct catena_error){
             CATENA_EFAIL, "sweep: cannot find the catena program to run (give --catena)"});
         goto done;
@@ -348,9 +363,10 @@ static int cmd_sweep(int argc, char **argv)
         goto done;
     }
     if (dry_run) {
-        status = EXIT_SUCCESS;
+        /* The listing is what jobs.txt would hold: one command a line, or a refusal. */
+        status = sweep_check_lines(p, dir, self, &err) ? cmd_report(&err) : EXIT_SUCCESS;
         for (size_t i = 0; i < p->nruns && status == EXIT_SUCCESS; i++) {
-            char *cmd = sweep_command(p, dir, catena ? catena : self, i);
+            char *cmd = sweep_command(p, dir, self, i);
             if (cmd)
                 puts(cmd);
             else
@@ -359,10 +375,9 @@ static int cmd_sweep(int argc, char **argv)
         }
     } else if (emit) {
         enum sweep_engine e = !strcmp(emit, "slurm") ? SWEEP_SLURM : SWEEP_PARALLEL;
-        status =
-            sweep_emit(p, e, dir, catena ? catena : self, &err) ? cmd_report(&err) : EXIT_SUCCESS;
+        status = sweep_emit(p, e, dir, self, &err) ? cmd_report(&err) : EXIT_SUCCESS;
     } else {
-        status = sweep_here(p, dir, catena ? catena : self, jobs, file, quiet);
+        status = sweep_here(p, dir, self, jobs, file, quiet);
     }
 done:
     sweep_plan_destroy(p);

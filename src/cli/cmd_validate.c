@@ -11,7 +11,7 @@
 
 #include "cli/describe.h"
 
-enum { OPT_MAX_POINTS = CHAR_MAX + 1, OPT_JSON };
+enum { OPT_MAX_POINTS = CHAR_MAX + 1, OPT_JSON, OPT_MAX_MEMORY };
 
 static int cmd_validate(int argc, char **argv);
 
@@ -24,6 +24,11 @@ static const struct cmd_option validate_options[] = {
      .key = OPT_JSON,
      .help = "describe each scenario as one line of JSON (an object\nwith \"valid\": false and the "
              "error for a bad one)"},
+    {.name = "max-memory",
+     .key = OPT_MAX_MEMORY,
+     .arg = "SIZE",
+     .help = "refuse scenarios estimated to need more memory\n(512M, 4G; default: the machine's "
+             "memory)"},
     {.name = "quiet", .key = 'q', .help = "print nothing but errors: the exit status says it all"},
     {NULL},
 };
@@ -71,7 +76,10 @@ static int cmd_validate(int argc, char **argv)
             quiet = 1;
         else if (c == OPT_JSON)
             json = 1;
-        else if (c != OPT_MAX_POINTS) /* CMD_OPT_BAD: reported */
+        else if (c == OPT_MAX_MEMORY) {
+            if (cmd_parse_max_memory(optarg, &so.max_memory))
+                return cmd_usage_error();
+        } else if (c != OPT_MAX_POINTS) /* CMD_OPT_BAD: reported */
             return EXIT_USAGE;
         else if (cmd_parse_max_points(optarg, &so.max_points))
             return cmd_usage_error();

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "core/fmt_double.h"
+#include "core/memory.h"
+#include "core/text.h"
 #include "render/render.h"
 #include "io/traj.h"
 
@@ -40,8 +42,10 @@ static void describe_bodies(FILE *out, const struct model *m)
     fprintf(out, KEY "%zu\n", "bodies", m->nbodies);
     for (size_t i = 0; i < m->nbodies; i++) {
         const struct body *b = &m->bodies[i];
-        fprintf(out, "  %-9s %s, points %lu..%lu", b->name, body_type_name(b->type),
-                (unsigned long)b->first_point, (unsigned long)b->first_point + b->npoints - 1);
+        char name[256];
+        fprintf(out, "  %-9s %s, points %lu..%lu", text_clean(name, sizeof name, b->name),
+                body_type_name(b->type), (unsigned long)b->first_point,
+                (unsigned long)b->first_point + b->npoints - 1);
         if (b->nlinks > 0)
             fprintf(out, ", links %lu..%lu", (unsigned long)b->first_link,
                     (unsigned long)b->first_link + b->nlinks - 1);
@@ -227,12 +231,18 @@ void describe_scenario(FILE *out, const struct scenario *sc)
 {
     const struct model *m = sc->model;
     const struct scenario_provenance *from = &sc->provenance;
-    fprintf(out, KEY "%s\n", "scenario", from->name ? from->name : "");
+    char shown[1024];
+    fprintf(out, KEY "%s\n", "scenario",
+            from->name ? text_clean(shown, sizeof shown, from->name) : "");
     if (from->source)
-        fprintf(out, KEY "%s\n", "file", from->source);
+        fprintf(out, KEY "%s\n", "file", text_clean(shown, sizeof shown, from->source));
     fprintf(out, KEY "%zu\n" KEY "%zu\n" KEY "%zu\n", "points", m->npoints, "links", m->nlinks,
             "pins", m->npins);
     describe_constraints(out, m);
+    if (sc->memory > 0) {
+        char need[32];
+        fprintf(out, KEY "about %s at a run's peak\n", "memory", memory_format(need, sc->memory));
+    }
     describe_bodies(out, m);
     fprintf(out, KEY "%d\n", "dimensions", m->dims);
     describe_time(out, m);

@@ -16,7 +16,8 @@ struct catena_error {
     char msg[2048];
 };
 
-/* Sets code and formats msg; returns code so callers can `return error_set(...)`. */
+/* Sets code and formats msg, with control characters and broken UTF-8 shown as '?'
+ * (text_clean, core/text.h); returns code so callers can `return error_set(...)`. */
 int error_set(struct catena_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -104,6 +104,16 @@ static int fail(struct json_scan *sc, size_t at, const char *fmt, ...)
 }
 
 /* An error because the input ended: the message says what is missing. */
+static int fail_range(struct json_scan *sc, size_t at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail_range(struct json_scan *sc, size_t at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fail_status(sc, JSON_SCAN_RANGE, at, fmt, ap);
+    va_end(ap);
+    return -1;
+}
 static int fail_eof(struct json_scan *sc, size_t at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int fail_eof(struct json_scan *sc, size_t at, const char *fmt, ...)
@@ -334,6 +344,31 @@ static int digits(struct json_scan *sc, const char *after)
     return 0;
 }
 
+/* Whether the significand of the number text[0..end) has a digit other than 0: a number
+ * that reads as 0 without being 0 has underflowed. */
+static int nonzero_digits(const char *text, const char *end)
+{
+    for (const char *c = text; c < end && *c != 'e' && *c != 'E'; c++)
+        if (*c >= '1' && *c <= '9')
+            return 1;
+    return 0;
+}
+
+/* A number beyond a double's range, shown cut short so that the reason stays in the message
+ * however long the number (a 5000-digit one). */
+static int out_of_range(struct json_scan *sc, size_t start, const char *text, const char *end,
+                        int too_large)
+{
+    enum { SHOWN = 40 };
+    const int n = (int)(end - text);
+    const char *reason = too_large ? "is out of range (beyond 1.8e308)"
+                                   : "is too small for a double (it would read as 0; write 0 "
+                                     "if that is meant)";
+    if (n <= SHOWN)
+        return fail_range(sc, start, "number %.*s %s", n, text, reason);
+    return fail_range(sc, start, "number %.*s... (%d characters) %s", SHOWN, text, n, reason);
+}
+
 static int number(struct json_scan *sc)
 {
     const size_t start = json_scan_offset(sc);
@@ -364,8 +399,8 @@ static int number(struct json_scan *sc)
         sc->number = *text == '-' ? -0.0 : 0.0;
         return 0;
     }
-    if (isinf(v))
-        return fail(sc, start, "number %.*s is out of range", (int)(end - text), text);
+    if (isinf(v) || (v == 0 && nonzero_digits(text, end)))
+        return out_of_range(sc, start, text, end, isinf(v));
     sc->number = v;
     return 0;
 }
@@ -549,7 +584,15 @@ static int next_event(struct json_scan *sc, enum json_event *ev)
 int json_scan_next(struct json_scan *sc, enum json_event *ev)
 {
     /* A read that failed on the way may have looked like the end of the input. */
-    return sc->status || next_event(sc, ev) || sc->status ? -1 : 0;
+    if (sc->status || next_event(sc, ev) || sc->status)
+        return -1;
+    sc->values += *ev != JSON_END_OBJECT && *ev != JSON_END_ARRAY && *ev != JSON_KEY;
+    sc->numbers += *ev == JSON_NUMBER;
+    if (*ev == JSON_KEY || *ev == JSON_STRING) {
+        sc->strings++;
+        sc->string_bytes += sc->tok_end - sc->tok;
+    }
+    return 0;
 }
 
 int json_scan_skip(struct json_scan *sc, enum json_event ev)

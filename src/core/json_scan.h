@@ -20,6 +20,8 @@ enum json_scan_status {
     JSON_SCAN_OK = 0,
     JSON_SCAN_SYNTAX,    /* not JSON: what says why, at where */
     JSON_SCAN_TRUNCATED, /* the input ended inside a value: what and at as for SYNTAX */
+    JSON_SCAN_RANGE,     /* a number too large or too small (non-zero, it would read as 0)
+                            for a double: what and at as for SYNTAX */
     JSON_SCAN_TOO_LONG,  /* a value is longer than max_value bytes; at is where it starts */
     JSON_SCAN_READ,      /* reading the file failed; read_errno says why */
     JSON_SCAN_NOMEM,     /* no memory for the value being scanned */
@@ -66,6 +68,12 @@ struct json_scan {
     size_t at;      /* where the error is */
     char what[256]; /* what it is: "trailing comma before '}'" (SYNTAX, TRUNCATED) */
     int read_errno; /* why a read failed (JSON_SCAN_READ) */
+    /* What was scanned so far, for memory estimates (a cJSON node per value, a block per
+     * string and key): */
+    size_t values;       /* values (objects, arrays, scalars), keys not included */
+    size_t numbers;      /* numbers among them */
+    size_t strings;      /* strings and keys */
+    size_t string_bytes; /* their bytes, quotes included */
 
     const char *s;       /* s[0..len) are the input bytes from offset base on; s[len] = '\0' */
     size_t len, pos;     /* s[pos] is the next byte */

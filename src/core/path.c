@@ -1,5 +1,5 @@
 /* File names from a directory and a name, and split back (see core/path.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "core/path.h"
 
 #include <stdio.h>
@@ -35,4 +35,14 @@ const char *path_base(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
+}
+
+int path_is_root(const char *p)
+{
+    if (!*p)
+        return 0;
+    char *abs = realpath(p, NULL);
+    const int root = abs && strcmp(abs, "/") == 0;
+    free(abs);
+    return root;
 }

@@ -13,4 +13,8 @@ char *path_dir(const char *path);
 /* The name after the last slash ("c" of "A/B/c"), inside path. */
 const char *path_base(const char *path);
 
+/* 1 when p names the root directory ("/", "//", "/tmp/..", a link to /), which no output
+ * should land in. */
+int path_is_root(const char *p);
+
 #endif

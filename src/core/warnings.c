@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/text.h"
+
 static char *copy(const char *s)
 {
     const size_t n = strlen(s) + 1;
@@ -13,14 +15,6 @@ static char *copy(const char *s)
     if (p)
         memcpy(p, s, n);
     return p;
-}
-
-/* The rule of the loader's messages (scenario/sjson.c, sjson_error): control bytes as '?'. */
-static void one_line(char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7F)
-            *s = '?';
 }
 
 int warnings_add(struct warnings *w, const char *code, const char *fmt, ...)
@@ -47,8 +41,9 @@ int warnings_add(struct warnings *w, const char *code, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(message, (size_t)len + 1, fmt, ap);
     va_end(ap);
-    one_line(message);
-    one_line(c);
+    /* Printed on stderr and naming bodies and points from the file: one safe line. */
+    text_clean(message, (size_t)len + 1, message);
+    text_clean(c, strlen(c) + 1, c);
     w->list[w->n++] = (struct warning){.code = c, .message = message};
     return 0;
 }

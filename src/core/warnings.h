@@ -1,7 +1,8 @@
 /* Warnings: things a run or a scenario does that are allowed but probably not meant (a set-up
  * that cannot be satisfied, a run that ends far from plausible). They never change an exit
  * status; catena prints them on stderr and records them in summary.json ("warnings"), each
- * with a stable code that scripts can match and a message for people. */
+ * with a stable code that scripts can match and a message for people (control characters
+ * shown as '?', as in errors: core/text.h). */
 #ifndef CATENA_WARNINGS_H
 #define CATENA_WARNINGS_H
 

@@ -65,6 +65,8 @@ static int scan_failed(struct traj_reader *r, const char *what, struct catena_er
     switch (sc->status) {
     case JSON_SCAN_TRUNCATED:
         return syntax(r, json_scan_length(sc), err, "truncated: end of file in %s", what);
+    case JSON_SCAN_RANGE:
+        return syntax(r, sc->at, err, "%s in %s", sc->what, what);
     case JSON_SCAN_TOO_LONG:
         return syntax(r, sc->at, err, "%s is longer than %zu bytes", what, sc->max_value);
     case JSON_SCAN_READ:

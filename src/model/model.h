@@ -14,6 +14,11 @@
 
 struct model_capacity; /* model/model.c */
 
+/* Positions beyond this many metres from the origin are not a simulation any more: a run
+ * counts a point there as diverged (solver/state.h), and the loader refuses a scenario whose
+ * points start there (scenario/check.c). */
+#define MODEL_ABSURD 1e12
+
 enum solver_method {
     METHOD_VERLET, /* Jakobsen: implicit velocity, per-substep damping, stiffness 0..1 */
     METHOD_PBD,    /* Mueller et al. 2007: explicit velocity, stiffness 0..1 */

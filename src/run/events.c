@@ -4,6 +4,7 @@
  * changed through solver_topology_changed, once per boundary. */
 #include "run/events.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,10 @@ const char *const events_log_names[] = {
 /* A cut is kept this fraction of the link away from either end, so both halves keep a rest
  * length that a projection can divide by. */
 #define CUT_MARGIN 0.01
+
+/* A piece shorter than this many ulps of its ends' coordinates is not cut off
+ * (cut_leaves_pieces): its length would be mostly rounding. */
+#define CUT_RESOLUTION 1024.0
 
 /* A running reel: its event, its length when it started and the step it started at. */
 struct reel {
@@ -296,9 +301,27 @@ static void new_end(struct events *e, struct state *s, uint32_t c, uint32_t a, d
     velocity_set(lm, s, c, v);
 }
 
+/* Whether cutting a link of rest length rest between a and b, at fraction f, share of mass
+ * going to each new end, leaves pieces the solver can work with: each piece longer than
+ * the rounding of its ends' positions (CUT_RESOLUTION ulps of the largest coordinate) and
+ * each new end's mass with a finite inverse. The same cut repeated halves both each time:
+ * 1100 of them reached a mass of 0 and NaN positions. */
+static int cut_leaves_pieces(const struct state *s, uint32_t a, uint32_t b, double f, double rest,
+                             double share)
+{
+    const vec3 xa = s->x[a], xb = s->x[b];
+    const double scale = fmax(fmax(fmax(fabs(xa.x), fabs(xa.y)), fmax(fabs(xa.z), fabs(xb.x))),
+                              fmax(fabs(xb.y), fabs(xb.z)));
+    const double shortest = fmin(f, 1.0 - f) * rest;
+    return shortest > CUT_RESOLUTION * DBL_EPSILON * scale && shortest > 0.0 &&
+           (share == 0.0 || isfinite(1.0 / share));
+}
+
 /* Splits link i at fraction f of the way from a to b: a keeps link i up to the new end c,
  * the reserved link runs from the new end d to b. Each half's rest length is its fraction
- * of the old one, so each keeps the stretch it had and neither jumps. */
+ * of the old one, so each keeps the stretch it had and neither jumps. A cut that would
+ * leave a piece too short or an end too light for the solver (cut_leaves_pieces) is not
+ * made. */
 static void apply_cut(struct events *e, struct state *s, const struct event *ev)
 {
     double f = ev->a;
@@ -313,6 +336,8 @@ static void apply_cut(struct events *e, struct state *s, const struct event *ev)
     const vec3 va = velocity_get(e->live, s, a), vb = velocity_get(e->live, s, b);
     const vec3 v = v3_add(va, v3_scale(v3_sub(vb, va), f));
     const double share = cut_share(e, a, b);
+    if (!cut_leaves_pieces(s, a, b, f, rest, share))
+        return;
     new_end(e, s, c, a, share, p, v);
     new_end(e, s, d, b, share, p, v);
     struct link *far = &e->live->links[ev->reserved_link];

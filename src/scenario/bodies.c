@@ -133,11 +133,17 @@ int bodies_read_count(struct loader *ld, const cJSON *e, const char *path, const
     return 0;
 }
 
+int bodies_set_on(const cJSON *e, const char *key, int def)
+{
+    const cJSON *v = sjson_child(e, key);
+    return v ? !cJSON_IsFalse(v) : def;
+}
+
 int bodies_add_points(struct loader *ld, const char *path, long long npoints, long long nlinks,
-                      long long *points)
+                      long long nfaces, long long *points)
 {
     *points += npoints;
-    return loader_check_size(ld, path, *points, nlinks);
+    return loader_check_size(ld, path, *points, nlinks, nfaces);
 }
 
 int bodies_read_plane(struct loader *ld, const cJSON *e, const char *path, vec3 *u, vec3 *v)
@@ -165,22 +171,23 @@ int bodies_read_plane(struct loader *ld, const cJSON *e, const char *path, vec3 
     if (sjson_get_vector(&ld->cx, e, path, "u", ld->m->dims, u) ||
         sjson_get_vector(&ld->cx, e, path, "v", ld->m->dims, v))
         return CATENA_EINPUT;
-    const double lu = v3_len(*u), lv = v3_len(*v);
-    if (lu == 0)
+    /* Directions, normalised without overflow ([1e200, 0] is along x like [1, 0]). */
+    vec3 uh, vh;
+    if (v3_unit(*u, &uh))
         return sjson_error(&ld->cx, sjson_path_key(p, path, "u"), "must not be the zero vector");
-    if (lv == 0)
+    if (v3_unit(*v, &vh))
         return sjson_error(&ld->cx, sjson_path_key(p, path, "v"), "must not be the zero vector");
     /* Tolerate the rounding of typed unit vectors (0.7071...), not a real slant. */
-    const double cosine = v3_dot(*u, *v) / (lu * lv);
+    const double cosine = v3_dot(uh, vh);
     if (fabs(cosine) > 1e-9) {
         return sjson_error(&ld->cx, sjson_path_key(p, path, "v"),
                            "must be perpendicular to \"u\" (the angle between them is %.3g "
                            "degrees)",
                            acos(fmax(-1.0, fmin(1.0, cosine))) * 180.0 / 3.14159265358979323846);
     }
-    *u = v3_scale(*u, 1.0 / lu);
-    *v = v3_sub(*v, v3_scale(*u, v3_dot(*v, *u)));
-    *v = v3_scale(*v, 1.0 / v3_len(*v));
+    *u = uh;
+    *v = v3_sub(*v, v3_scale(uh, v3_dot(*v, uh)));
+    v3_unit(*v, v); /* not zero: v is far from parallel to u */
     return 0;
 }
 
@@ -355,7 +362,7 @@ int scenario_read_bodies(struct loader *ld)
     if (sjson_array(&ld->cx, ld->root, "", "bodies", &bodies))
         return CATENA_EINPUT;
     if (!bodies)
-        return 0;
+        return loader_check_memory(ld, "points");
     const size_t n = (size_t)cJSON_GetArraySize(bodies);
     if (!(ld->plans = calloc(n ? n : 1, sizeof *ld->plans)))
         return loader_oom(ld);
@@ -366,6 +373,9 @@ int scenario_read_bodies(struct loader *ld)
         if (read_body(ld, e, sjson_path_index(p, "bodies", i), &ld->plans[i], &points))
             return CATENA_EINPUT;
     }
+    /* Every body is planned: what they all need is known before any is built. */
+    if (loader_check_memory(ld, "bodies"))
+        return CATENA_EINPUT;
     for (i = 0; i < n; i++) {
         const int rc = build_body(ld, &ld->plans[i], i);
         if (rc)

@@ -94,9 +94,14 @@ int bodies_read_set(struct loader *ld, const cJSON *e, const char *path, const c
 int bodies_read_count(struct loader *ld, const cJSON *e, const char *path, const char *key,
                       long long lo, long long hi, uint32_t *out);
 
-/* Adds a body's points to the running total and refuses a scenario past the limit. */
+/* Whether the link family e[key] ("bend", "shear", ...) will be on: def when absent, off when
+ * false (any other value turns it on, or is refused when it is read). */
+int bodies_set_on(const cJSON *e, const char *key, int def);
+
+/* Adds a body's points to the running total, and its links and faces to the plan (for the
+ * memory estimate), and refuses a scenario past the point limit. */
 int bodies_add_points(struct loader *ld, const char *path, long long npoints, long long nlinks,
-                      long long *points);
+                      long long nfaces, long long *points);
 
 /* The plane of a cloth or ring: "plane": "xy" | "xz" | "yz" (the two axes u and v), or
  * "u" and "v" given as perpendicular vectors; both come out unit length. */

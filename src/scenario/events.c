@@ -276,7 +276,41 @@ static int read_set(struct loader *ld, const cJSON *e, const char *path, struct 
                            "damping_rate or collide_every)");
     ev->iterations = (int)iterations;
     ev->collide_every = every > INT_MAX ? INT_MAX : (int)every;
-    return 0;
+    return scenario_check_world(ld, path, ev->gravity, ev->wind, ev->gust_amplitude);
+}
+
+/* The largest inverse mass among an event's target points. */
+static double target_inv_mass(const struct model *m, const struct event *ev)
+{
+    if (ev->target != TARGET_BODY)
+        return m->inv_mass[ev->index];
+    const struct body *b = &m->bodies[ev->index];
+    double w = 0.0;
+    for (uint32_t k = 0; k < b->npoints; k++)
+        w = fmax(w, m->inv_mass[b->first_point + k]);
+    return w;
+}
+
+/* What an event's values become in a run, which must stay finite: a velocity times the
+ * substep (the step it makes), an impulse over the lightest target's mass (the velocity it
+ * gives), a reel's rate over the whole run (the length it adds). */
+static int check_values(struct loader *ld, const cJSON *e, const char *path, const struct event *ev)
+{
+    char p[SJSON_PATH_MAX];
+    const struct model *m = ld->m;
+    const double h = m->dt / m->substeps, run = m->dt * (double)m->steps;
+    const char *key = NULL;
+    if (ev->kind == EVENT_VELOCITY && !v3_isfinite(v3_scale(ev->v, h)))
+        key = "v";
+    else if (ev->kind == EVENT_IMPULSE &&
+             !v3_isfinite(v3_scale(v3_scale(ev->v, target_inv_mass(m, ev)), h)))
+        key = "j";
+    else if (ev->kind == EVENT_REEL && !isfinite(ev->a * run))
+        key = "rate";
+    if (!key || !sjson_child(e, key))
+        return 0;
+    return sjson_error(&ld->cx, sjson_path_key(p, path, key),
+                       "too large: what it makes of the points' motion in a step overflows");
 }
 
 /* The body of event kind `kind` at path. */
@@ -365,7 +399,7 @@ static int read_event(struct loader *ld, const cJSON *e, const char *path, struc
     sjson_path_key(p, path, kind_keys[found]);
     if (!cJSON_IsObject(body))
         return sjson_error(&ld->cx, p, "expected an object, got %s", sjson_type_name(body));
-    return read_kind(ld, body, p, ev);
+    return read_kind(ld, body, p, ev) || check_values(ld, body, p, ev) ? CATENA_EINPUT : 0;
 }
 
 /* Two idle points (mass 0, no links) and one dead link for each cut: the point count never

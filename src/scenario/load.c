@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/fmt_double.h"
+#include "core/memory.h"
 #include "core/sha256_hex.h"
 #include "scenario/loader.h"
 #include "scenario/setup_warnings.h"
@@ -58,13 +60,14 @@ static int name_chars_ok(const char *s, const char *extra)
     return 1;
 }
 
-/* A scenario name names its output directory runs/NAME. */
+/* A scenario name names its output directory runs/NAME: not hidden, and not read as an
+ * option by a command given it ("-rf"). */
 static int dir_name_ok(const char *s)
 {
-    return *s && *s != '.' && strlen(s) <= 255 && name_chars_ok(s, "._-");
+    return *s && *s != '.' && *s != '-' && strlen(s) <= 255 && name_chars_ok(s, "._-");
 }
 
-#define DIR_NAME_RULE "use letters, digits, '.', '_' and '-', not starting with '.'"
+#define DIR_NAME_RULE "use letters, digits, '.', '_' and '-', not starting with '.' or '-'"
 
 static int read_name(struct loader *ld)
 {
@@ -171,6 +174,7 @@ static int (*const sections[])(struct loader *) = {
     scenario_read_reports,     /* after the pins: the catenary report needs a hanging rope */
     scenario_read_events,      /* cuts append the points and links they reserve */
     scenario_read_checks,      /* after the points and events: a check may name any point */
+    scenario_check_model,      /* what the model derives, checked once it is whole */
     check_setup,               /* last: the whole model, for contradictions */
 };
 // clang-format on
@@ -310,12 +314,18 @@ struct scenario *scenario_parse_opts(const char *label, const char *text, size_t
 {
     struct loader ld = {.cx = {.label = label, .err = err},
                         .max_points = o->max_points,
-                        .default_name = o->default_name};
+                        .default_name = o->default_name,
+                        .max_memory = o->max_memory,
+                        .points_expected = o->points_expected};
     struct sjson_origin *origins = NULL;
     cJSON *root = NULL;
+    struct sjson_cost cost;
     error_clear(err);
-    if (!(root = sjson_parse(label, text, len, err)))
+    if (!(root = sjson_parse(label, text, len, o->max_memory, &cost, err)))
         return NULL;
+    ld.text_bytes = cost.text;
+    /* Numbers are kept as text too for provenance (numbers_exact): a node and a string. */
+    ld.tree_bytes = cost.tree + cost.numbers * 112.0;
     ld.root = root;
     if (o->names && !(origins = make_origins(o, &ld.cx.norigins))) {
         error_set(err, CATENA_EFAIL, "out of memory");
@@ -366,6 +376,33 @@ struct scenario *scenario_load(const char *path, const struct scenario_override 
     return scenario_load_opts(path, &o, err);
 }
 
+static int too_big(const char *path, double bytes, double max_memory, struct catena_error *err)
+{
+    if (max_memory <= 0 || 2 * bytes <= max_memory)
+        return CATENA_OK;
+    char size[32], limit[32];
+    return error_set(err, CATENA_EINPUT,
+                     "%s: %s of text is too much to read within the memory limit of %s "
+                     "(--max-memory, by default the machine's memory)",
+                     path, memory_format(size, bytes), memory_format(limit, max_memory));
+}
+
+/* A scenario is a file, or a pipe: a device (/dev/zero) would be read until memory runs
+ * out. A file whose text alone is past half the memory limit (it is copied once while read)
+ * is refused before a byte is read; a pipe, once it has given that much. */
+static int check_source(FILE *f, const char *path, double max_memory, struct catena_error *err)
+{
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0)
+        return error_set(err, CATENA_EINPUT, "%s: cannot read: %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return error_set(err, CATENA_EINPUT, "%s: is a directory, not a scenario file", path);
+    if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+        return error_set(err, CATENA_EINPUT,
+                         "%s: not a regular file (a device or a socket), so not a scenario", path);
+    return S_ISREG(st.st_mode) ? too_big(path, (double)st.st_size, max_memory, err) : CATENA_OK;
+}
+
 struct scenario *scenario_load_opts(const char *path, const struct scenario_options *o,
                                     struct catena_error *err)
 {
@@ -374,7 +411,16 @@ struct scenario *scenario_load_opts(const char *path, const struct scenario_opti
     size_t len = 0, cap = 0;
     if (!f)
         goto unreadable;
+    if (check_source(f, path, o->max_memory, err)) {
+        fclose(f);
+        return NULL;
+    }
     for (;;) {
+        if (too_big(path, (double)len, o->max_memory, err)) {
+            fclose(f);
+            free(buf);
+            return NULL;
+        }
         if (len == cap) {
             cap = cap ? 2 * cap : 65536;
             char *b = realloc(buf, cap);

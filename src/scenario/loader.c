@@ -5,13 +5,33 @@
 #include "scenario/loader.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/fmt_double.h"
+#include "core/memory.h"
+#include "scenario/output.h"
+#include "scenario/render_opts.h"
 
-/* Memory a point and a link take in the model and the state, for the size message. */
-#define POINT_BYTES (2 * sizeof(vec3) + 3 * sizeof(double) + sizeof(char *) + 2 * sizeof(vec3))
-#define LINK_BYTES (sizeof(struct link) + 1)
+/* What a load and a run need, in bytes, per element and once. The model's arrays are counted
+ * from their types; a run adds, per point, the state's positions, previous positions and
+ * velocities (solver/state.c) and, per link, the state's alive flag and XPBD multiplier and
+ * the batched kernel's gathered rest lengths, stiffnesses, inverse masses and indices
+ * (solver/batch/). The resident peak of `catena run` is held within 25 % of loader_memory
+ * by tests/check_memory.c, on ropes, cloths and a scenario of points listed one by one. */
+#define MODEL_POINT_BYTES (2 * sizeof(vec3) + 3 * sizeof(double) + sizeof(char *))
+#define RUN_POINT_BYTES (3 * sizeof(vec3))
+#define RUN_LINK_BYTES (1 + sizeof(double))
+#define BATCH_LINK_BYTES (4 * sizeof(double) + sizeof(uint32_t))
+/* The colouring's link keys, adjacency and order while it is made (measured: 58 bytes a link
+ * on a rope of 400 000 links). */
+#define COLOR_LINK_BYTES 56
+/* The program itself, its libraries and the C library's arenas, measured (a run of one
+ * point peaks at 3 MiB). */
+#define BASE_BYTES (3.0 * 1024 * 1024)
+/* cJSON keeps the effective scenario as text through a run (provenance.json): printed with
+ * tabs and newlines, about this many times the file. */
+#define PRINTED_TEXT_FACTOR 1.3
 
 int loader_oom(struct loader *ld)
 {
@@ -38,21 +58,89 @@ int loader_add_name(struct loader *ld, const char *path, const char *name, enum 
                        taken.index);
 }
 
-int loader_check_size(struct loader *ld, const char *path, long long points, long long links)
+/* Drawing frames (render/run.c): two recorded frames, the velocities between them and the
+ * frame drawn, per point; an RGBA canvas, and the contact sheet's (tiles of the frame's
+ * shape, columns across its width). */
+static double render_bytes(const struct render_opts *o, double points)
 {
+    const double canvas = 4.0 * o->width * o->height;
+    double sheet = 0.0;
+    if (o->sheet.enabled) {
+        const double w = o->sheet.width > 0 ? o->sheet.width : o->width;
+        const double rows = ceil((double)o->sheet.frames / o->sheet.columns);
+        sheet = 4.0 * w * (rows * (w / o->sheet.columns) * o->height / o->width);
+    }
+    return points * 4.0 * (double)sizeof(vec3) + canvas + sheet;
+}
+
+/* Per link, what a run adds for the solver's options: the batched kernel's gathered arrays,
+ * and the colouring's tables with order "colored" (solver/color.c). */
+static double run_link_bytes(const struct model *m)
+{
+    return (double)RUN_LINK_BYTES + (m->kernel == KERNEL_BATCHED ? BATCH_LINK_BYTES : 0.0) +
+           (m->order == ORDER_COLORED ? COLOR_LINK_BYTES : 0.0);
+}
+
+double loader_memory(const struct loader *ld, double points, double links, double faces)
+{
+    const double model = points * (double)MODEL_POINT_BYTES + links * (double)sizeof(struct link) +
+                         faces * (double)sizeof(struct face);
+    double run = points * (double)RUN_POINT_BYTES + links * run_link_bytes(ld->m) +
+                 PRINTED_TEXT_FACTOR * ld->text_bytes;
+    if (ld->out->render)
+        run += render_bytes(ld->out->render, points);
+    const double load = ld->text_bytes + ld->tree_bytes;
+    return BASE_BYTES + model + (run > load ? run : load);
+}
+
+/* "about 1.2 GiB of memory (N points, M links)" for the refusals. */
+static void need_text(const struct loader *ld, long long points, long long links, char *buf,
+                      size_t size)
+{
+    char need[32];
+    memory_format(need,
+                  loader_memory(ld, (double)points, (double)links, (double)ld->planned_faces));
+    snprintf(buf, size, "about %s of memory (%lld points, %lld links)", need, points, links);
+}
+
+int loader_check_size(struct loader *ld, const char *path, long long points, long long links,
+                      long long faces)
+{
+    ld->planned_points = points;
+    ld->planned_links += links;
+    ld->planned_faces += faces;
+    if (ld->points_expected > 0 && points > ld->points_expected)
+        return sjson_error(&ld->cx, path,
+                           "the scenario would make %lld points or more, but the trajectory "
+                           "of its run holds %lld: not the run of this scenario",
+                           points, ld->points_expected);
     if (points <= ld->max_points)
         return 0;
-    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    double size = (double)points * (double)POINT_BYTES + (double)links * (double)LINK_BYTES;
-    size_t u = 0;
-    while (size >= 1024 && u + 1 < sizeof units / sizeof *units) {
-        size /= 1024;
-        u++;
-    }
+    char bytes[32];
+    memory_format(bytes, loader_memory(ld, (double)points, (double)ld->planned_links,
+                                       (double)ld->planned_faces));
     return sjson_error(&ld->cx, path,
-                       "too many points: the scenario would need %lld points, about %.3g %s of "
-                       "memory (the limit is %lld point%s; --max-points changes it)",
-                       points, size, units[u], ld->max_points, ld->max_points == 1 ? "" : "s");
+                       "too many points: the scenario would need %lld points, about %s of memory "
+                       "(the limit is %lld point%s; --max-points changes it)",
+                       points, bytes, ld->max_points, ld->max_points == 1 ? "" : "s");
+}
+
+int loader_check_memory(struct loader *ld, const char *path)
+{
+    const cJSON *links = sjson_child(ld->root, "links");
+    const long long built = (long long)ld->m->npoints,
+                    points = ld->planned_points > built ? ld->planned_points : built,
+                    nlinks =
+                        ld->planned_links + (cJSON_IsArray(links) ? cJSON_GetArraySize(links) : 0);
+    if (ld->max_memory <= 0 || loader_memory(ld, (double)points, (double)nlinks,
+                                             (double)ld->planned_faces) <= ld->max_memory)
+        return 0;
+    char need[128], limit[32];
+    need_text(ld, points, nlinks, need, sizeof need);
+    return sjson_error(&ld->cx, path,
+                       "the scenario would need %s, more than the limit of %s (--max-memory, "
+                       "by default the machine's memory)",
+                       need, memory_format(limit, ld->max_memory));
 }
 
 int loader_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size_t entry)
@@ -75,11 +163,28 @@ int loader_direction(struct loader *ld, const cJSON *e, const char *path, const 
     char p[SJSON_PATH_MAX];
     if (sjson_get_vector(&ld->cx, e, path, key, ld->m->dims, out))
         return CATENA_EINPUT;
-    const double len = v3_len(*out);
-    if (len == 0.0)
+    if (v3_unit(*out, out))
         return sjson_error(&ld->cx, sjson_path_key(p, path, key), "must not be the zero vector");
-    *out = v3_scale(*out, 1.0 / len);
     return 0;
+}
+
+int loader_magnitude(struct loader *ld, const char *path, vec3 v)
+{
+    if (isfinite(v3_dot(v, v)))
+        return 0;
+    return sjson_error(&ld->cx, path,
+                       "its length overflows (components must stay below about 1e154 in "
+                       "magnitude)");
+}
+
+int loader_frequency(struct loader *ld, const char *path, double f)
+{
+    const double run = ld->m->dt * (double)(ld->m->steps > 0 ? ld->m->steps : 1);
+    if (isfinite(6.283185307179586 * f * run))
+        return 0;
+    return sjson_error(&ld->cx, path,
+                       "%g Hz is too high: the phase 2 pi f t overflows within the run's %g s", f,
+                       run);
 }
 
 int loader_refuse(struct loader *ld, const cJSON *e, const char *path, const char *key,

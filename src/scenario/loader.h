@@ -18,8 +18,9 @@
 /* SCENARIO_MAX_POINTS (scenario/scenario.h) is the default point limit; ld->max_points the one
  * in force, checked by loader_check_size before anything is allocated for the points. */
 
-/* Integers beyond 2^53 are not exact in JSON's doubles; counts stop there. */
-#define SCENARIO_MAX_COUNT 9007199254740992LL
+/* From 2^53 on, JSON's doubles do not hold every integer (9007199254740993 reads as 2^53):
+ * counts stop below. */
+#define SCENARIO_MAX_COUNT 9007199254740991LL
 
 /* Where a pin comes from, for the duplicate-pin message. */
 struct pin_origin {
@@ -43,13 +44,23 @@ struct loader {
     struct body_plan *plans;    /* [bodies] checked before any is built (scenario/bodies.c) */
     struct pin_origin *origins; /* [m->npins] */
     size_t origin_cap;
-    long long max_points;     /* loader_check_size refuses more */
-    const char *default_name; /* scenario_options.default_name */
+    long long max_points;      /* loader_check_size refuses more */
+    const char *default_name;  /* scenario_options.default_name */
     /* The file's own solver.method (enum solver_method, -1 when it names none the loader
      * knows) and solver.damping (NaN when it has none), before the overrides: a damping
      * written for one method and run under another is warned about (scenario/solver.c). */
     int file_method;
     double file_damping;
+    long long points_expected; /* > 0: the points the scenario must make (its trajectory's) */
+    double max_memory;         /* bytes; 0: no limit (loader_check_memory) */
+    double text_bytes;         /* the scenario's text, and the tree cJSON built from it */
+    double tree_bytes;
+    long long planned_points; /* points so far, listed and planned (loader_check_size) */
+    long long planned_links;  /* links and faces of the bodies planned so far */
+    long long planned_faces;
+    size_t points_listed; /* points[] are points 0..points_listed-1 */
+    size_t links_first;   /* links[] are links links_first..links_end-1 */
+    size_t links_end;
 };
 
 /* ---- helpers (scenario/loader.c) ---- */
@@ -61,15 +72,35 @@ int loader_oom(struct loader *ld);
 int loader_add_name(struct loader *ld, const char *path, const char *name, enum sref_kind kind,
                     size_t index);
 
-/* Refuses, before allocating, a scenario that would grow beyond the point limit. */
-int loader_check_size(struct loader *ld, const char *path, long long points, long long links);
+/* Refuses, before allocating, a scenario that would grow beyond the point limit (or make
+ * more points than its trajectory holds): points is the running total, links and faces
+ * this body's, added to the plan. */
+int loader_check_size(struct loader *ld, const char *path, long long points, long long links,
+                      long long faces);
+
+/* The memory a load and a run of a model of these counts need, in bytes: the model, what a
+ * run adds (state, solver, events) or the text and tree while loading, whichever is more. */
+double loader_memory(const struct loader *ld, double points, double links, double faces);
+
+/* Refuses (exit status 2), before the bodies are built, a scenario whose loader_memory
+ * exceeds ld->max_memory: the points so far, the planned bodies, links[]. */
+int loader_check_memory(struct loader *ld, const char *path);
 
 /* Pins a point (recording where the pin came from for duplicate messages). */
 int loader_add_pin(struct loader *ld, uint32_t point, vec3 at, long body, size_t entry);
 
-/* e[key]: a vector that must not be zero (a normal, an axis), returned unit length. */
+/* e[key]: a vector that must not be zero (a normal, an axis), returned unit length
+ * (v3_unit: no overflow however large its components). */
 int loader_direction(struct loader *ld, const cJSON *e, const char *path, const char *key,
                      vec3 *out);
+
+/* An error at path when v's length (squared, as the solver and the generators compute it)
+ * overflows: gravity or wind too large for any run. */
+int loader_magnitude(struct loader *ld, const char *path, vec3 v);
+
+/* An error at path when a frequency f (Hz) makes the phase 2 pi f t of a sine overflow
+ * within the run (dt * steps seconds). */
+int loader_frequency(struct loader *ld, const char *path, double f);
 
 /* An error at PATH.key, with the message why, when e has the key (one that does not go with
  * the others given). */
@@ -106,6 +137,10 @@ int scenario_read_solver(struct loader *ld);
 int scenario_read_world(struct loader *ld);
 int scenario_read_gust(struct loader *ld, const cJSON *g, const char *path, double *amplitude,
                        double *frequency);
+/* Gravity, wind and the gust's peak wind at path (world, or an event's set), whose squares
+ * the solver computes: an error when one overflows. */
+int scenario_check_world(struct loader *ld, const char *path, vec3 gravity, vec3 wind,
+                         double gust_amplitude);
 
 /* obstacles[] (scenario/obstacles.c). */
 int scenario_read_obstacles(struct loader *ld);
@@ -140,6 +175,11 @@ int scenario_read_events(struct loader *ld);
 
 /* checks[], after events: their points may be any the scenario has (scenario/check.c). */
 int scenario_read_checks(struct loader *ld);
+
+/* After everything: what the model derives and cannot hold (a start beyond MODEL_ABSURD, a
+ * mass whose inverse overflows, a compliance over the substep squared that overflows),
+ * named by the input's path (scenario/finite.c). */
+int scenario_check_model(struct loader *ld);
 
 /* ---- the key tables and names of the sections, for catena schema (scenario/schema.c) ---- */
 

@@ -2,6 +2,7 @@
  * bounds, each with the keys its shape takes (any other shape key is refused by name), its
  * rotation (an angle in 2D; Euler angles or a quaternion in 3D), Coulomb friction and
  * restitution, and its bounding box for the broad phase. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -71,18 +72,28 @@ static int read_quaternion(struct loader *ld, const cJSON *q, const char *path, 
 {
     if (!cJSON_IsArray(q) || cJSON_GetArraySize(q) != 4)
         return sjson_error(&ld->cx, path, "expected an array of 4 numbers [w, x, y, z]");
-    double c[4], len = 0.0;
+    double c[4], len = 0.0, big = 0.0;
     int i = 0;
     for (const cJSON *e = q->child; e; e = e->next, i++) {
         char p[SJSON_PATH_MAX];
         if (sjson_number(&ld->cx, e, sjson_path_index(p, path, (size_t)i), &SJSON_ANY, &c[i]))
             return CATENA_EINPUT;
         len += c[i] * c[i];
+        big = fmax(big, fabs(c[i]));
     }
-    if (len == 0.0)
+    if (big == 0.0)
         return sjson_error(&ld->cx, path,
                            "must not be all zeros (a rotation needs a unit "
                            "quaternion; it is normalised)");
+    /* Scaled by the largest component first when the sum of squares overflows or
+     * underflows ([1e308, 1e308, 0, 0] is a rotation like [1, 1, 0, 0]). */
+    if (!isfinite(len) || len < DBL_MIN) {
+        len = 0.0;
+        for (i = 0; i < 4; i++) {
+            c[i] /= big;
+            len += c[i] * c[i];
+        }
+    }
     for (i = 0; i < 4; i++)
         c[i] /= sqrt(len);
     quaternion_rotation(c, R);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json_scan.h"
 #include "scenario/sjson.h"
 
 static int override_error(const struct scenario_override *ov, struct catena_error *err,
@@ -18,12 +19,14 @@ static int override_error(const struct scenario_override *ov, struct catena_erro
 static int override_error(const struct scenario_override *ov, struct catena_error *err,
                           const char *fmt, ...)
 {
-    char msg[1024];
+    char msg[1024], path[SJSON_SHOW_SIZE], value[SJSON_SHOW_SIZE];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return error_set(err, CATENA_EINPUT, "--set %s=%s: %s", ov->path, ov->value, msg);
+    /* Both cut short, so that a huge value cannot push the reason out of the message. */
+    return error_set(err, CATENA_EINPUT, "--set %s=%s: %s", sjson_show(path, ov->path),
+                     sjson_show(value, ov->value), msg);
 }
 
 static int out_of_memory(struct catena_error *err)
@@ -32,12 +35,21 @@ static int out_of_memory(struct catena_error *err)
 }
 
 /* The value as JSON when the whole of it parses (numbers, true, ["csv","npy"]), else as
- * a string, so that --set solver.method=verlet needs no quotes. */
-static cJSON *override_value(const char *value)
+ * a string, so that --set solver.method=verlet needs no quotes. A number beyond a double's
+ * range is refused as in a file (cJSON alone would read 1e-400 as 0): NULL with err set. */
+static cJSON *override_value(const struct scenario_override *ov, struct catena_error *err)
 {
+    struct json_scan sc;
+    json_scan_text(&sc, ov->value, strlen(ov->value), 0);
+    if (json_scan_document(&sc) && sc.status == JSON_SCAN_RANGE) {
+        override_error(ov, err, "%s", sc.what);
+        return NULL;
+    }
     const char *end = NULL;
-    cJSON *v = cJSON_ParseWithOpts(value, &end, 1);
-    return v ? v : cJSON_CreateString(value);
+    cJSON *v = cJSON_ParseWithOpts(ov->value, &end, 1);
+    if (!v && !(v = cJSON_CreateString(ov->value)))
+        error_set(err, CATENA_EFAIL, "out of memory");
+    return v;
 }
 
 static int is_index(const char *s, size_t n)
@@ -55,9 +67,9 @@ static int index_value(const char *s, size_t n)
 static int set_value(const struct scenario_override *ov, cJSON *node, const char *key,
                      const cJSON *old, int i, struct catena_error *err)
 {
-    cJSON *value = override_value(ov->value);
+    cJSON *value = override_value(ov, err);
     if (!value)
-        return out_of_memory(err);
+        return err->code;
     const int ok = cJSON_IsArray(node) ? cJSON_ReplaceItemInArray(node, i, value)
                    : old               ? cJSON_ReplaceItemInObjectCaseSensitive(node, key, value)
                                        : cJSON_AddItemToObject(node, key, value);

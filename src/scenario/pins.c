@@ -103,12 +103,17 @@ static int read_motion(struct loader *ld, const cJSON *e, const char *path, size
     case MOTION_LINEAR:
         if (sjson_get_vector(&ld->cx, mo, p, "velocity", ld->m->dims, &pn->velocity))
             return CATENA_EINPUT;
+        /* Where it is at the end of the run must be a number. */
+        if (!v3_isfinite(pin_motion_at(ld->m, pn, ld->m->dt * (double)ld->m->steps)))
+            return sjson_error(&ld->cx, sjson_path_key(pp, p, "velocity"),
+                               "too large: the pin's position overflows within the run");
         break;
     case MOTION_SINE:
         if (loader_direction(ld, mo, p, "axis", &pn->axis) ||
             sjson_get_number(&ld->cx, mo, p, "amplitude", &SJSON_ANY, &pn->amplitude) ||
             sjson_get_number(&ld->cx, mo, p, "frequency", &SJSON_NONNEG, &pn->frequency) ||
-            sjson_get_number(&ld->cx, mo, p, "phase", &SJSON_ANY, &pn->phase))
+            sjson_get_number(&ld->cx, mo, p, "phase", &SJSON_ANY, &pn->phase) ||
+            loader_frequency(ld, sjson_path_key(pp, p, "frequency"), pn->frequency))
             return CATENA_EINPUT;
         break;
     case MOTION_KEYFRAMES:

@@ -63,7 +63,7 @@ int scenario_read_points(struct loader *ld)
         return CATENA_EINPUT;
     if (!points)
         return 0;
-    if (loader_check_size(ld, "points", cJSON_GetArraySize(points), 0))
+    if (loader_check_size(ld, "points", cJSON_GetArraySize(points), 0, 0))
         return CATENA_EINPUT;
     size_t i = 0;
     for (const cJSON *e = points->child; e; e = e->next, i++) {
@@ -71,6 +71,7 @@ int scenario_read_points(struct loader *ld)
         if (read_point(ld, e, sjson_path_index(p, "points", i)))
             return CATENA_EINPUT;
     }
+    ld->points_listed = ld->m->npoints;
     return 0;
 }
 
@@ -133,11 +134,13 @@ int scenario_read_links(struct loader *ld)
     if (sjson_array(&ld->cx, ld->root, "", "links", &links))
         return CATENA_EINPUT;
     size_t i = 0;
+    ld->links_first = ld->links_end = ld->m->nlinks;
     for (const cJSON *e = links ? links->child : NULL; e; e = e->next, i++) {
         char p[SJSON_PATH_MAX];
         const int rc = read_link(ld, e, sjson_path_index(p, "links", i));
         if (rc)
             return rc;
+        ld->links_end = ld->m->nlinks;
     }
     return 0;
 }

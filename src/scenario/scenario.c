@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "core/memory.h"
+
 struct scenario *scenario_create(struct model *m)
 {
     struct scenario *sc = calloc(1, sizeof *sc);
@@ -20,7 +22,8 @@ struct scenario *scenario_create(struct model *m)
 
 struct scenario_options scenario_options_default(void)
 {
-    return (struct scenario_options){.max_points = SCENARIO_MAX_POINTS};
+    return (struct scenario_options){.max_points = SCENARIO_MAX_POINTS,
+                                     .max_memory = memory_available()};
 }
 
 void scenario_destroy(struct scenario *sc)

@@ -35,6 +35,8 @@ struct scenario {
     struct warnings warnings; /* what loading found allowed but probably not meant (validate
                                  prints them, a run prints them and lists them in
                                  summary.json) */
+    double memory; /* bytes a load and a run of it are estimated to need at their peak (the
+                      loader's estimate, which its limits were checked against); 0: unknown */
 };
 
 /* A scenario built in code around the model m, which it owns from then on (m NULL: a new
@@ -56,9 +58,10 @@ struct scenario_override {
 /* The most points a scenario may have unless told otherwise (`--max-points`). */
 #define SCENARIO_MAX_POINTS 50000000LL
 
-/* How a scenario is loaded: the --set overrides, and the limit checked before anything is
- * allocated for the points (a scenario that would exceed it is refused with the memory it
- * would need). scenario_options_default() gives no overrides and SCENARIO_MAX_POINTS. */
+/* How a scenario is loaded: the --set overrides, and the limits checked before anything is
+ * allocated for the points: a scenario that would exceed one is refused (exit status 2) with
+ * the memory it would need. scenario_options_default() gives no overrides,
+ * SCENARIO_MAX_POINTS and the machine's memory (memory_available, core/memory.h). */
 struct scenario_options {
     const struct scenario_override *ov;
     size_t nov;
@@ -71,6 +74,11 @@ struct scenario_options {
     /* The name of a scenario without "name" (NULL: its file name without ".json"); for a
      * label that is no file name, such as "<stdin>". */
     const char *default_name;
+    double max_memory;    /* bytes a load and a run of the scenario may need; 0: no limit */
+    /* When > 0, the number of points the scenario must make (the trajectory of the run it
+     * describes holds that many: catena render and catenary), refused past it before the
+     * model is built. */
+    long long points_expected;
 };
 
 struct scenario_options scenario_options_default(void);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/fmt_double.h"
+#include "core/memory.h"
 #include "core/json_scan.h"
 #include "core/spell.h"
 
@@ -27,7 +28,20 @@ static int only_whitespace(const char *s, size_t len)
     return 1;
 }
 
-cJSON *sjson_parse(const char *label, const char *text, size_t len, struct catena_error *err)
+/* cJSON's tree for what sc scanned: a node per value (sizeof(cJSON) in a malloc block of
+ * that plus 16) and a block per string and key (its bytes, NUL in place of the quotes,
+ * rounded up to malloc's 16 with its 8-byte header; 32 at least). */
+static struct sjson_cost tree_cost(const struct json_scan *sc, size_t len)
+{
+    const double node = (double)((sizeof(cJSON) + 8 + 15) / 16 * 16);
+    return (struct sjson_cost){.text = (double)len,
+                               .tree = (double)sc->values * node + (double)sc->string_bytes +
+                                       24.0 * (double)sc->strings,
+                               .numbers = (double)sc->numbers};
+}
+
+cJSON *sjson_parse(const char *label, const char *text, size_t len, double max_bytes,
+                   struct sjson_cost *cost, struct catena_error *err)
 {
     if (only_whitespace(text, len)) {
         error_set(err, CATENA_EINPUT, "%s:1:1: empty file, expected a JSON object", label);
@@ -44,10 +58,20 @@ cJSON *sjson_parse(const char *label, const char *text, size_t len, struct caten
     struct json_scan sc;
     json_scan_text(&sc, copy, len, 0);
     cJSON *root = NULL;
+    struct sjson_cost c = {0};
     if (json_scan_document(&sc)) {
         size_t line, col;
         json_scan_where(&sc, sc.at, &line, &col);
-        error_set(err, CATENA_EINPUT, "%s:%zu:%zu: invalid JSON: %s", label, line, col, sc.what);
+        /* A number beyond a double's range is JSON all the same. */
+        error_set(err, CATENA_EINPUT, "%s:%zu:%zu: %s%s", label, line, col,
+                  sc.status == JSON_SCAN_RANGE ? "" : "invalid JSON: ", sc.what);
+    } else if (c = tree_cost(&sc, len), max_bytes > 0 && 2 * c.text + c.tree > max_bytes) {
+        char need[32], limit[32];
+        error_set(err, CATENA_EINPUT,
+                  "%s: reading it would take about %s of memory (%zu values), more than the "
+                  "limit of %s (--max-memory, by default the machine's memory)",
+                  label, memory_format(need, 2 * c.text + c.tree), sc.values,
+                  memory_format(limit, max_bytes));
     } else {
         const char *end = NULL;
         root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 1);
@@ -56,6 +80,8 @@ cJSON *sjson_parse(const char *label, const char *text, size_t len, struct caten
             error_set(err, CATENA_EFAIL, "%s: out of memory", label);
     }
     free(copy);
+    if (cost)
+        *cost = c;
     return root;
 }
 
@@ -83,11 +109,6 @@ int sjson_error(const struct sjson *cx, const char *path, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg + n, sizeof msg - n, fmt, ap);
     va_end(ap);
-    /* Keys and strings from the file may hold escaped control characters (a "\n"); a
-     * message stays on one line. */
-    for (char *c = msg; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7F)
-            *c = '?';
     return error_set(cx->err, CATENA_EINPUT, "%s: %s", origin ? origin->name : cx->label, msg);
 }
 
@@ -260,9 +281,13 @@ int sjson_integer(const struct sjson *cx, const cJSON *item, const char *path, l
     fmt_double(got, v);
     if (v != floor(v))
         return sjson_error(cx, path, "expected an integer, got %s", got);
+    /* Past 2^53 the number read may not be the one written: say why it is not. */
+    const char *why = fabs(v) >= 0x1p53 && fabs(v) < 0x1p64
+                          ? "; from 2^53 on, a number cannot hold every integer"
+                          : "";
     if (v < (double)lo)
-        return sjson_error(cx, path, "must be at least %lld (got %s)", lo, got);
-    return sjson_error(cx, path, "must be at most %lld (got %s)", hi, got);
+        return sjson_error(cx, path, "must be at least %lld (got %s%s)", lo, got, why);
+    return sjson_error(cx, path, "must be at most %lld (got %s%s)", hi, got, why);
 }
 
 int sjson_vector(const struct sjson *cx, const cJSON *item, const char *path, int dims, vec3 *out)

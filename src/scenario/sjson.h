@@ -50,16 +50,26 @@ extern const struct sjson_range SJSON_NONNEG;    /* >= 0 */
 extern const struct sjson_range SJSON_UNIT;      /* 0 < x <= 1 */
 extern const struct sjson_range SJSON_ABOVE_ONE; /* > 1 */
 
+/* What reading a text costs in memory, estimated by the scan before cJSON builds anything. */
+struct sjson_cost {
+    double text;    /* the text's bytes (held by the caller while it is read) */
+    double tree;    /* cJSON's tree: nodes, keys and strings, with malloc's overhead */
+    double numbers; /* numbers in it (each kept as text too for provenance, scenario/load.c) */
+};
+
 /* Parses text[0..len) as strict RFC 8259 JSON into a tree the caller frees with
  * cJSON_Delete. On a syntax error returns NULL with err set to
  * "LABEL:LINE:COL: invalid JSON: what" (1-based; columns count UTF-8 characters), or
- * "LABEL:1:1: empty file, expected a JSON object" for an empty file. */
-cJSON *sjson_parse(const char *label, const char *text, size_t len, struct catena_error *err);
+ * "LABEL:1:1: empty file, expected a JSON object" for an empty file. When cost is not NULL
+ * it is filled once the text is scanned, and when max_bytes > 0 a text whose reading would
+ * need more (two copies and the tree) is refused (exit status 2) before the tree is built. */
+cJSON *sjson_parse(const char *label, const char *text, size_t len, double max_bytes,
+                   struct sjson_cost *cost, struct catena_error *err);
 
 /* Sets err to "LABEL: PATH: message" ("LABEL: message" when path is empty; "ORIGIN: message"
  * at an origin's path, "ORIGIN: PATH: message" under it) with code CATENA_EINPUT, and returns
  * CATENA_EINPUT. Control characters in path and message (from
- * escaped keys and strings) are written as '?' so that the message stays on one line. */
+ * escaped keys and strings) are written as '?' (error_set) so that it stays on one line. */
 int sjson_error(const struct sjson *cx, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

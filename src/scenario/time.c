@@ -1,7 +1,9 @@
 /* The scenario's "time" section (catena-scenario(5)): the step dt, the number of steps, the
  * substeps of each step, and until_settled, which ends a run early once the largest speed
  * has stayed below a bound for a while (run/settle.h). */
+#include <float.h>
 #include <limits.h>
+#include <math.h>
 
 #include "scenario/loader.h"
 
@@ -37,6 +39,23 @@ static int read_settle(struct loader *ld, const cJSON *t)
                : 0;
 }
 
+/* The substep h = dt / substeps is squared (the Verlet and PBD prediction, XPBD's
+ * compliance) and divided by (velocities): both must stay normal numbers, or gravity
+ * silently vanishes (h^2 = 0) or velocities overflow. The run's length dt * steps bounds
+ * the phases of sine pins and gusts. */
+static int check_step(struct loader *ld)
+{
+    const double dt = ld->m->dt, h = dt / ld->m->substeps;
+    if (!(h * h >= DBL_MIN) || !isfinite(1.0 / h))
+        return sjson_error(&ld->cx, "time.dt",
+                           "the substep dt / substeps = %g s is too small: its square underflows",
+                           h);
+    if (!isfinite(dt * (double)ld->m->steps))
+        return sjson_error(&ld->cx, "time.dt",
+                           "dt * steps (the run's length in seconds) overflows");
+    return 0;
+}
+
 int scenario_read_time(struct loader *ld)
 {
     const cJSON *t;
@@ -48,5 +67,7 @@ int scenario_read_time(struct loader *ld)
         return CATENA_EINPUT;
     ld->m->steps = (long)steps;
     ld->m->substeps = (int)substeps;
+    if (check_step(ld))
+        return CATENA_EINPUT;
     return read_settle(ld, t);
 }

@@ -24,7 +24,8 @@ int scenario_read_gust(struct loader *ld, const cJSON *g, const char *path, doub
         sjson_get_number(&ld->cx, g, path, "amplitude", &SJSON_NONNEG, amplitude) ||
         sjson_get_number(&ld->cx, g, path, "frequency", &SJSON_POSITIVE, frequency))
         return CATENA_EINPUT;
-    return 0;
+    char p[SJSON_PATH_MAX];
+    return loader_frequency(ld, sjson_path_key(p, path, "frequency"), *frequency);
 }
 
 int scenario_read_world(struct loader *ld)
@@ -38,5 +39,18 @@ int scenario_read_world(struct loader *ld)
     gust = sjson_child(w, "gust");
     if (gust && scenario_read_gust(ld, gust, "world.gust", &m->gust_amplitude, &m->gust_frequency))
         return CATENA_EINPUT;
-    return 0;
+    return scenario_check_world(ld, "world", m->gravity, m->wind, m->gust_amplitude);
+}
+
+int scenario_check_world(struct loader *ld, const char *path, vec3 gravity, vec3 wind,
+                         double gust_amplitude)
+{
+    char p[SJSON_PATH_MAX];
+    /* The drag squares the wind at its gust's peak. */
+    return loader_magnitude(ld, sjson_path_key(p, path, "gravity"), gravity) ||
+                   loader_magnitude(ld, sjson_path_key(p, path, "wind"), wind) ||
+                   loader_magnitude(ld, sjson_path_key(p, path, "gust"),
+                                    v3_scale(wind, 1.0 + gust_amplitude))
+               ? CATENA_EINPUT
+               : 0;
 }

@@ -11,8 +11,8 @@
 struct solver_cache; /* solver/cache.h: what the solver derives and keeps for a step */
 
 /* Positions beyond this many metres from the origin count as diverged
- * (solver_find_diverged). */
-#define SOLVER_ABSURD 1e12
+ * (solver_find_diverged): the model's bound, which no point may start beyond. */
+#define SOLVER_ABSURD MODEL_ABSURD
 
 struct state {
     size_t npoints, nlinks;

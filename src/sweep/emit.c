@@ -1,7 +1,10 @@
 /* A sweep for an existing job engine instead of this machine: jobs.txt holds one shell
  * command per run (`catena run ...`, absolute paths, quoted for sh), run-parallel.sh runs
  * it with GNU parallel, sweep.sbatch is a Slurm job array whose task i runs line i+1; after
- * either, `catena sweep collect DIR` judges the run directories and writes sweep.csv. */
+ * either, `catena sweep collect DIR` judges the run directories and writes sweep.csv.
+ * Both engines cut jobs.txt at newlines whatever the quotes say, so a word with a control
+ * character (a newline in a value, a path or a name) is refused before anything is written:
+ * quoted, it would split a run in two and run its second half as a command of its own. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "sweep/sweep.h"
 
@@ -13,6 +16,7 @@
 
 #include "core/outfile.h"
 #include "core/path.h"
+#include "core/text.h"
 #include "sweep/internal.h"
 
 /* Characters that need no quoting in a sh word. */
@@ -41,6 +45,58 @@ static void sh_put(FILE *fp, const char *s)
             fputc(*s, fp);
     }
     fputc('\'', fp);
+}
+
+/* The first control character in s (0 when there is none): the bytes a line of jobs.txt
+ * cannot carry. */
+static int control_byte(const char *s)
+{
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+        if (*c < 0x20 || *c == 0x7F)
+            return *c;
+    return 0;
+}
+
+/* What word k of a run's command is, for the message that refuses it. */
+static const char *word_name(char **argv, size_t k, const char *run_dir)
+{
+    if (k == 0)
+        return "the catena program's path (--catena)";
+    if (!strcmp(argv[k - 1], "--set"))
+        return "the override";
+    if (argv[k] == run_dir)
+        return "the run's directory (-o)";
+    return "the base scenario's path";
+}
+
+static int check_run_words(const struct sweep_plan *p, const char *dir, const char *program,
+                           size_t i, struct catena_error *err)
+{
+    char *run_dir = NULL;
+    char **argv = sweep_run_argv(p, dir, program, i, &run_dir);
+    int rc = argv ? CATENA_OK : sweep_oom(err, p->sweep);
+    for (size_t k = 0; rc == CATENA_OK && argv[k]; k++) {
+        const int c = control_byte(argv[k]);
+        if (c)
+            rc = error_set(err, CATENA_EINPUT,
+                           "%s: run %s: %s \"%.100s%s\" has a control character (0x%02X): "
+                           "jobs.txt holds one command a line and cannot carry it (a sweep run "
+                           "here, without --emit, can)",
+                           p->sweep, p->runs[i].name, word_name(argv, k, run_dir), argv[k],
+                           strlen(argv[k]) > 100 ? "..." : "", c);
+    }
+    free(argv);
+    free(run_dir);
+    return rc;
+}
+
+int sweep_check_lines(const struct sweep_plan *p, const char *dir, const char *program,
+                      struct catena_error *err)
+{
+    for (size_t i = 0; i < p->nruns; i++)
+        if (check_run_words(p, dir, program, i, err))
+            return err->code;
+    return CATENA_OK;
 }
 
 static int put_command(FILE *fp, const struct sweep_plan *p, const char *dir, const char *program,
@@ -105,6 +161,7 @@ static void sweep_label(const struct sweep_plan *p, char *buf, size_t size)
 
 static void put_parallel(FILE *fp, const struct sweep_plan *p, const char *dir, const char *program)
 {
+    char sweep[4096];
     fprintf(fp,
             "#!/bin/sh\n"
             "# The %zu runs of the catena sweep %s with GNU parallel, then sweep.csv:\n"
@@ -117,7 +174,7 @@ static void put_parallel(FILE *fp, const struct sweep_plan *p, const char *dir, 
             "# line of a file: add --sshloginfile to the command, or pass it as an option:\n"
             "#   --sshloginfile nodes.txt\n"
             "cd ",
-            p->nruns, p->sweep, dir);
+            p->nruns, text_clean(sweep, sizeof sweep, p->sweep), dir);
     sh_put(fp, dir);
     fputs(" || exit 2\n"
           "parallel --will-cite --joblog joblog.txt --resume-failed \"$@\" :::: jobs.txt\n"
@@ -150,14 +207,14 @@ static int slurm_safe(const char *dir, struct catena_error *err)
 
 static void put_slurm(FILE *fp, const struct sweep_plan *p, const char *dir, const char *program)
 {
-    char label[128];
+    char label[128], sweep[4096];
     sweep_label(p, label, sizeof label);
     fprintf(fp,
             "#!/bin/sh\n"
             "# The %zu runs of the catena sweep %s as a Slurm job array: task i runs\n"
             "# line i+1 of jobs.txt. Submit it, wait for it, and collect sweep.csv:\n"
             "#   sbatch --wait %s/sweep.sbatch; ",
-            p->nruns, p->sweep, dir);
+            p->nruns, text_clean(sweep, sizeof sweep, p->sweep), dir);
     sh_put(fp, program);
     fprintf(fp, " sweep collect %s\n", dir);
     fprintf(fp,
@@ -211,12 +268,15 @@ int sweep_emit(const struct sweep_plan *p, enum sweep_engine engine, const char 
                const char *program, struct catena_error *err)
 {
     char *abs = NULL, *logs = NULL;
-    int rc = outfile_mkdirs(dir, err);
-    if (rc)
+    /* Checked as given before anything is made, and again once absolute (the current
+     * directory's path is part of the lines too). */
+    int rc = sweep_check_lines(p, dir, program, err);
+    if (rc || (rc = outfile_mkdirs(dir, err)))
         return rc;
     if (!(abs = realpath(dir, NULL)))
         return error_set(err, CATENA_EFAIL, "%s: cannot resolve: %s", dir, strerror(errno));
-    if (engine == SWEEP_SLURM && (rc = slurm_safe(abs, err)))
+    if ((rc = sweep_check_lines(p, abs, program, err)) ||
+        (engine == SWEEP_SLURM && (rc = slurm_safe(abs, err))))
         goto done;
     /* Slurm does not create the directory of --output, and a task without it fails. */
     if (engine == SWEEP_SLURM &&

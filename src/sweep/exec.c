@@ -42,6 +42,22 @@ char *sweep_find_program(const char *argv0)
     return NULL;
 }
 
+char *sweep_program_path(const char *program)
+{
+    if (!strchr(program, '/') || program[0] == '/')
+        return strdup(program);
+    char *abs = realpath(program, NULL);
+    if (abs)
+        return abs;
+    /* Not here (yet): the path it names from here is still the one meant. */
+    while (program[0] == '.' && program[1] == '/')
+        program += 2;
+    char *cwd = getcwd(NULL, 0);
+    abs = cwd ? path_join(cwd, program) : NULL;
+    free(cwd);
+    return abs;
+}
+
 /* The largest log read for its last line: a run's log holds its messages, a few lines. */
 #define RUN_LOG_MAX (16u << 20)
 

@@ -411,7 +411,7 @@ struct sweep_plan *sweep_load(const char *path, struct catena_error *err)
                   readfile_strerror(e));
         goto fail;
     }
-    if (!(root = sjson_parse(path, text, len, err)))
+    if (!(root = sjson_parse(path, text, len, 0, NULL, err)))
         goto fail;
     const cJSON *base = sjson_child(root, "base"), *desc = sjson_child(root, "description");
     const cJSON *arr = NULL;

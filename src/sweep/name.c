@@ -80,7 +80,7 @@ char *sweep_name_take(struct strbuf *b)
 
 int sweep_name_safe(const char *s)
 {
-    if (!*s || *s == '.' || strlen(s) > NAME_MAX_LEN)
+    if (!*s || *s == '.' || *s == '-' || strlen(s) > NAME_MAX_LEN)
         return 0;
     for (; *s; s++)
         if (!name_byte_ok((unsigned char)*s) && !strchr("%=,", *s))

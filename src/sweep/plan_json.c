@@ -197,7 +197,7 @@ struct sweep_plan *sweep_plan_read(const char *dir, struct catena_error *err)
                   readfile_strerror(e), dir);
         goto fail;
     }
-    if (!(root = sjson_parse(path, text, len, err)))
+    if (!(root = sjson_parse(path, text, len, 0, NULL, err)))
         goto fail;
     if (!cJSON_IsObject(root)) {
         sjson_error(&cx, "", "expected a JSON object, got %s", sjson_type_name(root));

@@ -120,6 +120,11 @@ int sweep_exec(const struct sweep_plan *p, const struct sweep_exec_options *o,
  * against the current directory or PATH), malloc'd; NULL when it cannot be found. */
 char *sweep_find_program(const char *argv0);
 
+/* The program as the runs name it, malloc'd (NULL when out of memory): a name without a
+ * slash stays a name (looked up in PATH where it runs); a relative path becomes absolute,
+ * so that jobs run from any directory find it. */
+char *sweep_program_path(const char *program);
+
 /* ---- job lists for other engines (sweep/emit.c) ---- */
 
 enum sweep_engine {
@@ -131,9 +136,17 @@ enum sweep_engine {
  * for sh where needed; malloc'd, NULL when out of memory. */
 char *sweep_command(const struct sweep_plan *p, const char *dir, const char *program, size_t i);
 
+/* CATENA_EINPUT with err set when a word of a run's command (the program, the base
+ * scenario's path, an override, the run's directory) has a control character: a line of
+ * jobs.txt cannot carry one, as sh, GNU parallel and sed read a newline as the end of a
+ * command whatever the quotes around it. */
+int sweep_check_lines(const struct sweep_plan *p, const char *dir, const char *program,
+                      struct catena_error *err);
+
 /* Writes into dir (created if missing, then made absolute so that the jobs run from any
- * directory) plan.json, jobs.txt (line i+1 is run i's command) and the engine's script.
- * program is the catena the jobs run (an absolute path, or a name found in PATH). */
+ * directory) plan.json, jobs.txt (line i+1 is run i's command) and the engine's script,
+ * after sweep_check_lines. program is the catena the jobs run (an absolute path, or a name
+ * found in PATH). */
 int sweep_emit(const struct sweep_plan *p, enum sweep_engine engine, const char *dir,
                const char *program, struct catena_error *err);
 

@@ -141,8 +141,10 @@ static int read_cloth(struct loader *ld, const cJSON *e, const char *path, struc
         bodies_read_count(ld, e, path, "cols", 2, SCENARIO_MAX_POINTS, &def->cols))
         return CATENA_EINPUT;
     const long long r = def->rows, cl = def->cols;
-    const long long links = 4 * r * cl; /* structural, shear and bend: under 4 a point */
-    if (bodies_add_points(ld, path, r * cl, links, points))
+    const long long links = (bodies_set_on(e, "structural", 1) ? r * (cl - 1) + cl * (r - 1) : 0) +
+                            (bodies_set_on(e, "shear", 1) ? 2 * (r - 1) * (cl - 1) : 0) +
+                            (bodies_set_on(e, "bend", 0) ? r * (cl - 2) + cl * (r - 2) : 0);
+    if (bodies_add_points(ld, path, r * cl, links, 2 * (r - 1) * (cl - 1), points))
         return CATENA_EINPUT;
     p->npoints = def->rows * def->cols;
     def->name = c.name;

@@ -152,8 +152,10 @@ static int read_hair(struct loader *ld, const cJSON *e, const char *path, struct
         bodies_read_count(ld, e, path, "strands", 1, SCENARIO_MAX_POINTS, &def->strands) ||
         bodies_read_count(ld, e, path, "points", 2, SCENARIO_MAX_POINTS, &def->points))
         return CATENA_EINPUT;
-    const long long n = (long long)def->strands * def->points;
-    if (bodies_add_points(ld, path, n, 2 * n, points))
+    const long long strands = def->strands, n = strands * def->points;
+    if (bodies_add_points(ld, path, n,
+                          (n - strands) + (bodies_set_on(e, "bend", 1) ? n - 2 * strands : 0), 0,
+                          points))
         return CATENA_EINPUT;
     p->npoints = def->strands * def->points;
     def->name = c.name;
@@ -166,11 +168,9 @@ static int read_hair(struct loader *ld, const cJSON *e, const char *path, struct
         bodies_read_set(ld, e, path, "bend", bodies_link_set_keys, &def->bend))
         return CATENA_EINPUT;
     if (sjson_child(e, "direction")) {
-        const double l = v3_len(def->direction);
-        if (l == 0)
+        if (v3_unit(def->direction, &def->direction))
             return sjson_error(&ld->cx, sjson_path_key(k, path, "direction"),
                                "must not be the zero vector");
-        def->direction = v3_scale(def->direction, 1.0 / l);
         def->has_direction = 1;
     }
     return 0;

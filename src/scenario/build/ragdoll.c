@@ -229,7 +229,7 @@ static int read_ragdoll(struct loader *ld, const cJSON *e, const char *path, str
     int pose = POSE_STAND;
     *def = build_ragdoll_def();
     if (bodies_read_common(ld, e, path, p, &c) ||
-        bodies_add_points(ld, path, RAG_NPOINTS, RAGDOLL_BONES + RAGDOLL_BRACES, points) ||
+        bodies_add_points(ld, path, RAG_NPOINTS, RAGDOLL_BONES + RAGDOLL_BRACES, 0, points) ||
         sjson_get_vector(&ld->cx, e, path, "position", ld->m->dims, &def->position) ||
         sjson_get_number(&ld->cx, e, path, "height", &SJSON_POSITIVE, &def->height) ||
         sjson_get_number(&ld->cx, e, path, "angle", &SJSON_ANY, &def->angle) ||

@@ -233,7 +233,8 @@ static int read_rope(struct loader *ld, const cJSON *e, const char *path, struct
     *def = build_rope_def();
     if (bodies_read_common(ld, e, path, p, &c) ||
         sjson_get_integer(&ld->cx, e, path, "segments", 1, SCENARIO_MAX_COUNT, &segments) ||
-        bodies_add_points(ld, sjson_path_key(k, path, "segments"), segments + 1, segments, points))
+        bodies_add_points(ld, sjson_path_key(k, path, "segments"), segments + 1,
+                          segments + (bodies_set_on(e, "bend", 0) ? segments - 1 : 0), 0, points))
         return CATENA_EINPUT;
     def->name = c.name;
     def->mass = c.mass;

@@ -371,7 +371,7 @@ static int read_softbody(struct loader *ld, const cJSON *e, const char *path, st
         return CATENA_EINPUT;
     p->npoints = build_softbody_points(def);
     /* Edges: the ring's n, or the mesh's 3/2 per face; spokes: one a point. */
-    if (bodies_add_points(ld, path, p->npoints, 3LL * p->npoints, points))
+    if (bodies_add_points(ld, path, p->npoints, 3LL * p->npoints, 2LL * p->npoints, points))
         return CATENA_EINPUT;
     def->name = c.name;
     def->mass = c.mass;
