@@ -7,7 +7,7 @@
 # last).
 #
 # Which blocks are examples:
-#   README.md: fenced blocks opened with ```console. A line starting with "$ " is a command
+#   README.md and docs/guide.md: fenced blocks opened with ```console. A line starting with "$ " is a command
 #     (continued on the next line while it ends with "\", and up to the closing word of a
 #     here-document it opens); the lines after it, up to the next command, are its output. A
 #     "$ " line in any other fenced block fails the test: an example must not escape it.
@@ -227,7 +227,7 @@ run_doc() {
     done <"$work/index"
 }
 
-for doc in README.md man/catena.1 man/catena-scenario.5 man/catena-sweep.5; do
+for doc in README.md docs/guide.md man/catena.1 man/catena-scenario.5 man/catena-sweep.5; do
     run_doc "$top_srcdir/$doc"
 done
 finish
