@@ -1,5 +1,5 @@
 #!/bin/sh
-# The examples of README.md and of the man pages run as shown: every command they show is run
+# The examples of README.md, docs/guide.md and the man pages run as shown: every command is run
 # against the built catena, in a scratch directory that holds the repository's scenarios/,
 # tests/regression/ and python/, and what it prints must be the output the document shows
 # under it: its standard output, then its standard error (as a terminal shows catena's, whose
@@ -7,10 +7,11 @@
 # last).
 #
 # Which blocks are examples:
-#   README.md and docs/guide.md: fenced blocks opened with ```console. A line starting with "$ " is a command
-#     (continued on the next line while it ends with "\", and up to the closing word of a
-#     here-document it opens); the lines after it, up to the next command, are its output. A
-#     "$ " line in any other fenced block fails the test: an example must not escape it.
+#   README.md and docs/guide.md: fenced blocks opened with ```console. A line starting with
+#     "$ " is a command (continued on the next line while it ends with "\", and up to the
+#     closing word of a here-document it opens); the lines after it, up to the next command,
+#     are its output. A "$ " line in any other fenced block fails the test: an example must
+#     not escape it. (docs/internals.md's commands are measurements, not examples.)
 #   man pages: .EX/.EE blocks whose first line starts with "$ " (roff escapes undone).
 #   A line "<!-- needs: TOOL -->" before the fence (a roff comment '.\" needs: TOOL' before
 #   .EX) runs the block only where TOOL is there (ffmpeg, numpy, parallel); without it the
@@ -52,7 +53,8 @@ have() {
     esac
 }
 
-# extract DOC: the examples of DOC as records on stdout, one a line, tab-separated:
+# extract DOC: the examples of DOC as records on stdout, one a line, fields separated by
+# \037 (output lines may start with tabs, which read would strip as a separator):
 #   C LINE NEEDS TEXT   a command line (TEXT; its continuation lines follow as C records
 #                       with LINE 0)
 #   O LINE - TEXT       a line of the command's expected output
@@ -87,7 +89,9 @@ function doc_line(nr, s) {
 }'
 extract_md() {
     awk "$line_logic"'
-    function emit(kind, nr, text) { printf "%s\037%d\037%s\037%s\n", kind, nr, (needs == "" ? "-" : needs), text }
+    function emit(kind, nr, text) {
+        printf "%s\037%d\037%s\037%s\n", kind, nr, (needs == "" ? "-" : needs), text
+    }
     /^<!-- needs: .* -->$/ { pending = $3; next }
     !fence && /^```/ {
         fence = 1; example = ($0 == "```console"); needs = example ? pending : ""
@@ -101,7 +105,9 @@ extract_md() {
 }
 extract_man() {
     awk "$line_logic"'
-    function emit(kind, nr, text) { printf "%s\037%d\037%s\037%s\n", kind, nr, (needs == "" ? "-" : needs), text }
+    function emit(kind, nr, text) {
+        printf "%s\037%d\037%s\037%s\n", kind, nr, (needs == "" ? "-" : needs), text
+    }
     function unroff(s) {
         gsub(/\\-/, "-", s); gsub(/\\\(aq/, "\047", s); gsub(/\\\(dq/, "\"", s)
         gsub(/\\\(ha/, "^", s); gsub(/\\\(ti/, "~", s); gsub(/\\&/, "", s)
@@ -180,7 +186,8 @@ run_doc() {
         case $kind in
         C)
             if [ "$nr" != 0 ]; then
-                [ "$n" = 0 ] || printf '\n} >out/%d.1 2>out/%d.2; (exit $?)\n' "$n" "$n" >>"$work/script"
+                [ "$n" = 0 ] ||
+                    printf '\n} >out/%d.1 2>out/%d.2; (exit $?)\n' "$n" "$n" >>"$work/script"
                 n=$((n + 1))
                 : >"$work/want/$n"
                 printf '%d\037%s\037%s\037%s\n' "$n" "$nr" "$needs" "$text" >>"$work/index"
@@ -198,8 +205,8 @@ run_doc() {
         esac
     done <"$work/records"
     [ "$n" = 0 ] || printf '\n} >out/%d.1 2>out/%d.2; (exit $?)\n' "$n" "$n" >>"$work/script"
-    (cd "$work" && PATH=$docs/bin:$PATH LC_ALL=C.UTF-8 COLUMNS=80 timeout 300 \
-        bash --noprofile --norc script >"$work/script.log" 2>&1)
+    (cd "$work" && PATH=$docs/bin:$PATH LC_ALL=C.UTF-8 COLUMNS=80 PYTHONDONTWRITEBYTECODE=1 \
+        timeout 300 bash --noprofile --norc script >"$work/script.log" 2>&1)
     while IFS="$(printf '\037')" read -r i nr needs text; do
         where="$name:$nr: \$ $text"
         if [ -f "$work/out/$i.skip" ]; then
