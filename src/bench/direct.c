@@ -28,6 +28,9 @@
 /* Repetitions' work: enough for a tenth of a second or so each. */
 #define POINT_ITERATIONS_FULL 4e6
 #define POINT_ITERATIONS_QUICK 4e4
+/* ... and at most about this much of one thread's time (the chains need less: unchanged). */
+#define REP_SECONDS 1.0
+#define SLOW_REPS 3
 
 enum direct_shape { V_CHAIN = BENCH_V_CHAIN, CLOTH = BENCH_CLOTH, HAIR = BENCH_HAIR };
 
@@ -179,6 +182,18 @@ static int runs_make(const struct direct_case *dc, long n, const struct bench_op
     return r->one && r->team && (r->ref || r->gs) ? 0 : -1;
 }
 
+/* Caps a repetition's steps at REP_SECONDS of one thread's solving, from one step's time t
+ * (at least 2 steps), and takes SLOW_REPS repetitions when a repetition still lasts longer
+ * than that. */
+static void size_by_time(double t, long *steps, int *reps)
+{
+    const double most = ceil(REP_SECONDS / fmax(t, 1e-9));
+    if ((double)*steps > most)
+        *steps = (long)fmax(2.0, most);
+    if ((double)*steps * t > REP_SECONDS && *reps > SLOW_REPS)
+        *reps = SLOW_REPS;
+}
+
 int bench_direct_case(const struct bench_case *c, const struct bench_options *o,
                       struct bench_result *r, struct catena_error *err)
 {
@@ -194,16 +209,20 @@ int bench_direct_case(const struct bench_case *c, const struct bench_options *o,
     snprintf(r->size, sizeof r->size, "%zu points, %zu links, %d vs %d it.", m->npoints, m->nlinks,
              dc->iterations, dc->ref_iterations);
     const double work = (double)m->npoints * dc->iterations;
-    const long steps =
-        (long)fmax(2, (o->quick ? POINT_ITERATIONS_QUICK : POINT_ITERATIONS_FULL) / work);
+    long steps = (long)fmax(2, (o->quick ? POINT_ITERATIONS_QUICK : POINT_ITERATIONS_FULL) / work);
     r->reps = o->quick ? 3 : 7;
     r->threads = o->threads;
     /* The check first, untimed: the stretch after every step of the first repetition's worth,
-     * from the start (the violent part of a V start). */
+     * from the start (the violent part of a V start). Its first step also sizes the case: a
+     * solver that takes a second a step (the global cloths) gets a few steps and repetitions,
+     * not the hours its point-iterations would ask. */
     double worst = 0.0;
     struct state *check = state_create(m);
     for (long k = 0; check && k < steps; k++) {
+        const double start = clock_monotonic_s();
         solver_step(m, check);
+        if (k == 0)
+            size_by_time(clock_monotonic_s() - start, &steps, &r->reps);
         worst = fmax(worst, solver_max_stretch(m, check) - 1.0);
     }
     state_destroy(check);
