@@ -24,6 +24,12 @@ catena bench chain-1k-verlet write-npy --quick
 expect_status 0 "bench runs the cases named"
 expect_out "write-npy" "the named cases run"
 check "only the named cases run" sh -c "! grep -q cloth-100 '$tmp/out'"
+for name in chain-100k-xpbd cloth-316 global-cloth-100; do
+    catena bench --quick "$name"
+    expect_status 2 "bench --quick $name is refused (it has no quick size)"
+    expect_err "catena: bench: case '$name' has no --quick size (run it without --quick)" \
+        "bench --quick $name says why"
+done
 catena bench no-such-case
 expect_status 2 "bench refuses a name that is no case"
 expect_err "bench: no case 'no-such-case' (cases: chain-1k-verlet," "and lists the cases"

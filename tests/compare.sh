@@ -221,12 +221,12 @@ expect_status 1 "--json: exit 1"
 check "--json: the events part" json_has "$tmp/out" differ 1
 check "--json: not within tolerance" json_has "$tmp/out" within_tolerance false
 
-# The README's example (its regression section): a run every 5 steps in NPY with 5
+# docs/guide.md's example (its regression section): a run every 5 steps in NPY with 5
 # iterations against one every 10 in CSV with 10, the lines it quotes.
 catena run "$lamp" -o readme-ref -q --steps 200 --every 10
 catena run "$lamp" -o readme-new -q --steps 200 --every 5 --format npy --set solver.iterations=5
 catena compare readme-new readme-ref --plot compare.png
-expect_status 1 "the README's example: exit 1"
+expect_status 1 "the guide's example: exit 1"
 for line in \
     "compared: 21 frames (steps 0 to 200, matched by step; 20 of A's at steps B lacks), points 0 to 31, 1344 values" \
     "worst point: 8, 0.969689 m from B at step 190, RMS 0.410936 m over the frames, outside tolerance in 20 of 21 frames" \
@@ -234,9 +234,9 @@ for line in \
     "topology: 1 difference, first: dead, index 30: A at step 123, B at step 122" \
     "status: status and steps_done the same" \
     "metrics: 6 differences, first: max_stretch: A 1.00003"; do # (6 digits: another libm)
-    expect_out "$line" "the README's example prints '${line%%:*}: ...' as quoted"
+    expect_out "$line" "the guide's example prints '${line%%:*}: ...' as quoted"
 done
-check "the README's example draws compare.png" test -s compare.png
+check "the guide's example draws compare.png" test -s compare.png
 
 # --- compare --plot: |A-B| over time and both shapes at the worst frame (the picture itself
 # is checked pixel by pixel in check_compare_run)

@@ -309,6 +309,10 @@ catena sweep fixed.json -o fixed
 expect_status 0 "a sweep with set exits 0"
 expect_eq "$(head -n 1 fixed/sweep.csv)" "solver.iterations,summary.steps_done,status,exit_code,name" \
     "set adds no column to sweep.csv"
+# catena-sweep(5) gives the header in the order it is written: the run's name last
+expect_eq "$(sed -n 's/^\.IB VARIED_PATH\.\.\. , COLLECTED_PATH\.\.\. ,\(.*\)$/\1/p' \
+    "$top_srcdir/man/catena-sweep.5")" "status,exit_code,name" \
+    "catena-sweep(5) documents sweep.csv's header as written, the run's name last"
 expect_eq "$(csv_column fixed/sweep.csv summary.steps_done | tr '\n' ' ')" "7 7 " \
     "every run got the common override"
 check "summary.json records the common overrides first" \

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Videos: `catena render RUN --video FILE` pipes the frames to ffmpeg (checked with ffprobe:
 # codec, size, frame count) for .mp4, .webm and .gif, writes no frames/, pads odd sizes for
-# 4:2:0; the README's command; without ffmpeg it names the Debian package and exits 1; a
-# failing ffmpeg leaves no file and exits 1; another extension is refused with exit 2. The
-# ffprobe checks skip (exit 77) where ffmpeg is not installed, and fail instead with
-# CATENA_REQUIRE_TEST_TOOLS=1, as CI (.ci/run) sets, which installs it.
+# 4:2:0; without ffmpeg it names the Debian package and exits 1; a failing ffmpeg leaves no
+# file and exits 1; another extension is refused with exit 2 (tests/docs.sh runs the
+# README's --video example). The ffprobe checks skip (exit 77) where ffmpeg is not
+# installed, and fail instead with CATENA_REQUIRE_TEST_TOOLS=1, as CI (.ci/run) sets, which
+# installs it.
 . "$top_srcdir/tests/lib.sh"
 
 cd "$tmp" || exit 99
@@ -92,19 +93,6 @@ if [ -z "${finish_skip:-}" ]; then
     expect_eq "$(probe swing.gif)" "gif,160,120,11" "a GIF of every 6th step: 11 frames"
     check "the contact sheet goes to -o DIR" test -f sheet/contact-sheet.png
 
-    # The README's command, on a shorter run of its scenario: 0.5 s at 60 fps, 31 frames.
-    mkdir runs src
-    ln -s "$CATENA" src/catena
-    catena run -q "$top_srcdir/scenarios/cloth-curtain.json" -o runs/curtain --steps 60 \
-        --format npy
-    cmd=$(sed -n 's/^\$ \(src\/catena render runs\/curtain .*--video curtain.mp4\)$/\1/p' \
-        "$top_srcdir/README.md")
-    check "the README has the --video command" test -n "$cmd"
-    status=0
-    $cmd >out 2>err || status=$?
-    expect_eq "$status" 0 "the README's --video command exits 0"
-    expect_eq "$(probe curtain.mp4)" "h264,1280,720,31" \
-        "the README's video: H.264, 1280x720, 31 frames"
 fi
 
 if [ -n "${finish_skip:-}" ] && [ "$failed" -eq 0 ]; then

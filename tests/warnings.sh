@@ -26,6 +26,10 @@ expect_eq "$(lines "$tmp/err")" 1 "validate: one warning line"
 expect_err "catena: wheel.json: warning: body \"wheel\": its area is held at 0.8 times" \
     "validate: the warning names the file and the body"
 
+catena validate -q wheel.json
+expect_status 0 "validate -q: a warning is not an error"
+check "validate -q: no warning (errors only)" test ! -s "$tmp/err"
+
 catena validate --json wheel.json
 expect_out '"valid"' "validate --json: the description as usual"
 expect_err "warning: body \"wheel\"" "validate --json: the warning on stderr"

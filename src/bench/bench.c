@@ -198,6 +198,11 @@ int bench_check_names(const struct bench_options *o, struct catena_error *err)
             return error_set(err, CATENA_EINPUT, "bench: no case '%.64s' (cases: %s)", o->only[i],
                              list);
         }
+        /* a case without a small size would run at size 0 (and crash) under --quick */
+        if (o->quick && !cases[k].quick)
+            return error_set(err, CATENA_EINPUT,
+                             "bench: case '%s' has no --quick size (run it without --quick)",
+                             cases[k].name);
     }
     return CATENA_OK;
 }

@@ -59,7 +59,8 @@ struct bench_options {
 int bench_run(struct bench_options *o, void (*report)(const struct bench_result *r, void *ctx),
               void *ctx, struct catena_error *err);
 
-/* CATENA_OK when every name in o->only is a case; CATENA_EINPUT with the list otherwise. */
+/* CATENA_OK when every name in o->only is a case (one with a --quick size under o->quick);
+ * CATENA_EINPUT with the list or the reason otherwise. */
 int bench_check_names(const struct bench_options *o, struct catena_error *err);
 
 /* The header and one row of the text table. */

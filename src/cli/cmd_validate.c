@@ -100,7 +100,7 @@ static int cmd_validate(int argc, char **argv)
         struct catena_error err;
         struct scenario *sc = cmd_load_scenario(argv[i], &so, &err);
         int code = sc ? EXIT_SUCCESS : cmd_report(&err);
-        if (sc)
+        if (sc && !quiet) /* -q: errors only (a run prints the warnings again) */
             cmd_warnings(strcmp(argv[i], "-") ? argv[i] : CMD_STDIN, &sc->warnings);
         if (json && !quiet) {
             const int rc = print_json(strcmp(argv[i], "-") ? argv[i] : CMD_STDIN, sc, &err);
