@@ -1,6 +1,7 @@
 /* The direct projection's bookkeeping: the worst-case workspace, the symbolic analysis (which
  * links it owns, connected components, tree or graph, breadth-first elimination order) and one
- * iteration over all components. The numerics live in tree.c, graph.c and search.c. */
+ * iteration over all components. The numerics live in tree.c, trial.c, dense.c, search.c,
+ * graph.c and newton.c. */
 #include "solver/direct/direct.h"
 
 #include <math.h>
@@ -11,6 +12,7 @@
 #include "solver/batch/pool.h"
 #include "solver/direct/graph.h"
 #include "solver/direct/internal.h"
+#include "solver/direct/newton.h"
 #include "solver/direct/search.h"
 #include "solver/direct/tree.h"
 
@@ -388,7 +390,7 @@ void direct_begin(struct direct *d, const vec3 *x, const vec3 *xstart, int other
     memcpy(d->xstart, xstart, d->npoints * sizeof *x);
     memcpy(d->xpred, x, d->npoints * sizeof *x);
     memcpy(d->xlast, x, d->npoints * sizeof *x);
-    direct_graph_begin(d);
+    direct_newton_begin(d);
     for (size_t c = 0; c < d->ntcomp; c++) {
         d->tcomp_kkt[c] = INFINITY; /* a new prediction: nothing measured yet */
         d->tcomp_pending[c] = 0;
@@ -453,7 +455,7 @@ static void run_chunk(void *ctx, size_t j)
         if (c < d->ntcomp)
             iterate_tree(d, jb->m, jb->x, jb->h, c, jb->cold, scratch);
         else
-            direct_graph_component(d, jb->m, c - d->ntcomp, jb->x, jb->h, jb->cold);
+            direct_newton_component(d, jb->m, c - d->ntcomp, jb->x, jb->h, jb->cold);
     }
 }
 

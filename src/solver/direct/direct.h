@@ -6,9 +6,10 @@
  * the discrete chain with no bias in dt or link order, and the iterations it needs do not grow
  * with the number of links.
  *  - Bodies without loops (chains, trees): eliminated from the leaves to the root in O(N)
- *    (Baraff 1996), solver/direct/tree.c.
+ *    (Baraff 1996), solver/direct/tree.c (its line search's trial steps: trial.c).
  *  - Bodies with loops (cloth, soft bodies): a sparse LDL^T of the same system in nested-
- *    dissection order, kept across iterations while it contracts, solver/direct/graph.c.
+ *    dissection order (solver/direct/graph.c), kept across iterations while it contracts
+ *    (solver/direct/newton.c).
  * Pinned points (W = 0) are not unknowns. The workspace belongs to the state: it is sized
  * once, and neither direct_analyse nor an iteration allocates. */
 #ifndef CATENA_SOLVER_DIRECT_H

@@ -1,22 +1,17 @@
-/* The Newton step of solver/direct/tree.c for components with loops (cloth, soft bodies), in
- * its primal form: the links' multipliers are eliminated first, dl = -(c + J dx) / a, which
- * leaves the positions' system
+/* The Newton step of solver/direct/tree.c, on components with loops (cloth, soft bodies), is
+ * taken in its primal form: the links' multipliers are eliminated first, dl = -(c + J dx) / a,
+ * which leaves the positions' system
  *     H dx = -g - J^T A^-1 c,   H = K + J^T A^-1 J  (K: masses and the tensions' stiffness),
  * symmetric positive definite, with dims unknowns a point instead of dims a point plus one a
- * link. Rigid links get a = 1e-10 (w_a + w_b) in this elimination only, a penalty whose
- * error the next iteration's residual corrects, so the fixed point is the exact one. H is
- * factored as L D L^T by Davis's up-looking algorithm ("Algorithm 849", ACM TOMS 31, 2005)
- * in nested-dissection order of the points (recursive median splits of their rest
- * positions; the points of one half next to the other half separate them and go last),
- * which keeps a cloth's fill near O(N log N). Each component has its own system (its
- * unknowns are contiguous and its factor a block of the whole), so components can be solved
- * apart. Removing links only removes entries, so the factor of any later topology fits the
- * storage sized for all links at the start; that sizing is also where the cost of a body is
- * estimated (direct_graph_estimate). A factor is kept across iterations and steps while the
- * iteration still contracts, as a simplified Newton method: the fixed point depends only on
- * the residuals, never on the matrix. A factorisation asks stop_requested() every few
- * columns and gives up when a signal asks the run to stop. */
-#define _POSIX_C_SOURCE 200809L /* core/stop.h: struct sigaction */
+ * link. This file is its symbolic side: the storage, the nested-dissection order of the
+ * points (recursive median splits of their rest positions; the points of one half next to
+ * the other half separate them and go last), which keeps a cloth's fill near O(N log N), the
+ * pattern of H and the elimination tree and column counts of its L D L^T factor (Davis,
+ * "Algorithm 849", ACM TOMS 31, 2005). Each component has its own system (its unknowns are
+ * contiguous and its factor a block of the whole), so components can be solved apart.
+ * Removing links only removes entries, so the factor of any later topology fits the storage
+ * sized for all links at the start; that sizing is also where the cost of a body is estimated
+ * (direct_graph_estimate). The numeric side, one Newton iteration, is solver/direct/newton.c. */
 #include "solver/direct/graph.h"
 
 #include "solver/direct/direct.h"
@@ -25,17 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/stop.h"
 #include "solver/direct/internal.h"
-#include "solver/direct/search.h"
-#include "solver/direct/tree.h"
 
-#define ND_LEAF 16          /* point sets this small keep the order they come in */
-#define RIGID_EPS 1e-10     /* regularisation of rigid links, relative to w_a + w_b */
-#define REFACTOR_RATIO 0.25 /* refactor when an iteration shrinks the residual less */
-#define CONVERGED 1e-13     /* residual, relative to the longest link, that needs no step */
-#define KEEP_FACTOR 1e-10   /* below this (same measure) any factor still contracts enough */
-#define POLL_COLUMNS 64     /* columns factored between two looks at stop_requested() */
+#define ND_LEAF 16        /* point sets this small keep the order they come in */
+#define CONVERGED 1e-13   /* residual, relative to the longest link, that needs no step */
+#define KEEP_FACTOR 1e-10 /* below this (same measure) any factor still contracts enough */
 
 enum { WALK_COUNT, WALK_ROWS, WALK_VALUES };
 
@@ -103,22 +92,6 @@ static void dissect(const struct direct *d, const struct model *m, uint32_t *set
 
 /* ---- the system ------------------------------------------------------------------------- */
 
-static int in_system(const struct direct *d, uint32_t p)
-{
-    return d->uidx[p] != UINT32_MAX;
-}
-
-/* The penalty a link's multiplier is eliminated with: its compliance / h^2, or for a rigid
- * link RIGID_EPS (w_a + w_b) over its free ends. */
-static double link_a(const struct direct *d, const struct model *m, uint32_t l, double ih2)
-{
-    const double a = d->alpha[l] * ih2;
-    if (a > 0.0)
-        return a;
-    const struct link *lk = &m->links[l];
-    return RIGID_EPS * (m->inv_mass[lk->a] + m->inv_mass[lk->b]);
-}
-
 struct walker {
     int mode;
     size_t q; /* next entry */
@@ -155,7 +128,7 @@ static void walk_point_column(struct direct *d, const struct model *m, struct wa
         if (d->owner[l] != OWNER_GRAPH)
             continue;
         const uint32_t q = m->links[l].a == p ? m->links[l].b : m->links[l].a;
-        if (q == p || !in_system(d, q) || d->uidx[q] >= c0)
+        if (q == p || !direct_in_system(d, q) || d->uidx[q] >= c0)
             continue;
         for (int r2 = 0; r2 < d->dims; r2++)
             emit(d, w, c0 + (size_t)r, d->uidx[q] + (uint32_t)r2,
@@ -176,6 +149,11 @@ static void walk(struct direct *d, const struct model *m, size_t c, int mode)
                 d->adiag[d->uidx[p] + (uint32_t)r] = d->kacc[9 * (size_t)p + (size_t)(4 * r)];
         }
     }
+}
+
+void direct_graph_values(struct direct *d, const struct model *m, size_t c)
+{
+    walk(d, m, c, WALK_VALUES);
 }
 
 /* Elimination tree and column counts of component c's L (Davis's ldl_symbolic); its columns
@@ -429,306 +407,4 @@ void direct_graph_analyse(struct direct *d, const struct model *m)
     }
     d->stats.graph_unknowns = d->nu;
     d->stats.graph_factor_nnz = d->lp[d->nu];
-}
-
-/* Runs body for each link l of component c once (lk_: the link), from its end a, or from b
- * when a is pinned. */
-#define FOR_LINKS(d, m, c, l, ...)                                                                 \
-    for (uint32_t k_ = (d)->gcomp_pfirst[c]; k_ < (d)->gcomp_pfirst[(c) + 1]; k_++) {              \
-        const uint32_t p_ = (d)->gpoint[k_];                                                       \
-        for (uint32_t s_ = (d)->adj_first[p_]; s_ < (d)->adj_first[p_ + 1]; s_++) {                \
-            const uint32_t l = (d)->adj_link[s_];                                                  \
-            const struct link *lk_ = &(m)->links[l];                                               \
-            if ((d)->owner[l] != OWNER_GRAPH || (lk_->a != p_ && in_system((d), lk_->a)))          \
-                continue;                                                                          \
-            __VA_ARGS__                                                                            \
-        }                                                                                          \
-    }
-
-/* Davis's ldl_numeric over component c's columns. Every pivot of H is positive; one that
- * rounding brings under 1e-14 of its diagonal is held there. Returns -1 when a signal asked
- * the run to stop (the factor is then unusable). */
-static int factor(struct direct *d, const struct model *m, size_t c)
-{
-    const size_t u0 = d->gcomp_ufirst[c], n = d->gcomp_ufirst[c + 1];
-    FOR_LINKS(d, m, c, l, {
-        d->nf[l] = d->n[l];
-        d->laf[l] = d->la[l];
-    })
-    walk(d, m, c, WALK_VALUES);
-    for (size_t k = u0; k < n; k++) {
-        if ((k - u0) % POLL_COLUMNS == 0 && stop_requested())
-            return -1;
-        d->ly[k] = 0.0;
-        size_t top = n;
-        d->lflag[k] = (uint32_t)k;
-        d->lnz[k] = 0;
-        for (uint32_t q = d->ap[k]; q < d->ap[k + 1]; q++) {
-            uint32_t i = d->ai[q];
-            d->ly[i] += d->ax[q];
-            size_t len = u0; /* this component's own stretch of lfill, as of every array */
-            for (; d->lflag[i] != k; i = (uint32_t)d->etree[i]) {
-                d->lfill[len++] = i;
-                d->lflag[i] = (uint32_t)k;
-            }
-            while (len > u0)
-                d->lpattern[--top] = d->lfill[--len];
-        }
-        double dk = d->adiag[k];
-        for (; top < n; top++) {
-            const uint32_t i = d->lpattern[top];
-            const double yi = d->ly[i];
-            d->ly[i] = 0.0;
-            const size_t end = d->lp[i] + d->lnz[i];
-            for (size_t q = d->lp[i]; q < end; q++)
-                d->ly[d->li[q]] -= d->lx[q] * yi;
-            const double lki = yi / d->ld[i];
-            dk -= lki * yi;
-            d->li[end] = (uint32_t)k;
-            d->lx[end] = lki;
-            d->lnz[i]++;
-        }
-        const double floor = 1e-14 * d->adiag[k];
-        d->ld[k] = dk > floor ? dk : floor;
-    }
-    d->gcomp_state[c].factorizations++;
-    return 0;
-}
-
-/* x = (L D L^T)^-1 x over component c's unknowns. */
-static void solve(const struct direct *d, size_t c, double *x)
-{
-    const size_t u0 = d->gcomp_ufirst[c], n = d->gcomp_ufirst[c + 1];
-    for (size_t j = u0; j < n; j++)
-        for (size_t q = d->lp[j]; q < d->lp[j + 1]; q++)
-            x[d->li[q]] -= d->lx[q] * x[j];
-    for (size_t j = u0; j < n; j++)
-        x[j] /= d->ld[j];
-    for (size_t j = n; j-- > u0;)
-        for (size_t q = d->lp[j]; q < d->lp[j + 1]; q++)
-            x[j] -= d->lx[q] * x[d->li[q]];
-}
-
-/* Component c's links at x: direction, length, C + a l, tension stiffness and penalty; each
- * point's diagonal block of H in kacc and its right-hand side -g - J^T A^-1 c in rhs.
- * Returns the residual's size in metres, max(|W g|, |C + a l|). */
-static double assemble(struct direct *d, const struct model *m, size_t c, const vec3 *x, double ih2)
-{
-    const int dim = d->dims;
-    double size = 0.0;
-    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
-        const uint32_t p = d->gpoint[k];
-        const double mass = 1.0 / m->inv_mass[p];
-        double *kb = d->kacc + 9 * (size_t)p, *g = d->racc + 3 * (size_t)p;
-        memset(kb, 0, 9 * sizeof *kb);
-        const vec3 e = v3_sub(x[p], d->xpred[p]);
-        g[0] = mass * e.x;
-        g[1] = mass * e.y;
-        g[2] = mass * e.z;
-        for (int i = 0; i < dim; i++)
-            kb[4 * i] = mass;
-    }
-    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
-        const uint32_t p = d->gpoint[k];
-        for (uint32_t s = d->adj_first[p]; s < d->adj_first[p + 1]; s++) {
-            const uint32_t l = d->adj_link[s];
-            const struct link *lk = &m->links[l];
-            /* each link once: from its end a, or from b when a is pinned */
-            if (d->owner[l] != OWNER_GRAPH || (lk->a != p && in_system(d, lk->a)))
-                continue;
-            const vec3 v = v3_sub(x[lk->b], x[lk->a]);
-            const double len = v3_len(v);
-            d->n[l] = len > 0.0 ? v3_scale(v, 1.0 / len) : v3(1, 0, 0);
-            d->len[l] = len;
-            const double lam = d->lambda[l];
-            d->lc[l] = len - lk->rest + d->alpha[l] * ih2 * lam;
-            d->lgeo[l] = lam < 0.0 && len > 0.0 ? -lam / len : 0.0;
-            d->la[l] = link_a(d, m, l, ih2);
-            size = fmax(size, fabs(d->lc[l]));
-            const double nn[3] = {d->n[l].x, d->n[l].y, d->n[l].z};
-            const uint32_t ends[2] = {lk->a, lk->b};
-            for (int e = 0; e < 2; e++) {
-                const uint32_t q = ends[e];
-                if (!in_system(d, q))
-                    continue;
-                const double sgn = e ? 1.0 : -1.0; /* J at b is +n, at a -n */
-                double *kb = d->kacc + 9 * (size_t)q, *g = d->racc + 3 * (size_t)q;
-                for (int i = 0; i < dim; i++) {
-                    g[i] -= sgn * nn[i] * lam;
-                    for (int j = 0; j < dim; j++)
-                        kb[i * 3 + j] +=
-                            d->lgeo[l] * ((i == j) - nn[i] * nn[j]) + nn[i] * nn[j] / d->la[l];
-                }
-            }
-        }
-    }
-    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
-        const uint32_t p = d->gpoint[k];
-        const double *g = d->racc + 3 * (size_t)p;
-        for (int i = 0; i < dim; i++)
-            size = fmax(size, fabs(g[i]) * m->inv_mass[p]);
-    }
-    return size;
-}
-
-/* The right-hand side -g - J_f^T A_f^-1 c, J_f and A_f those the factor was made with: the
- * positions' part of the KKT system with the factor's matrix, whose multipliers' part the
- * step then takes from the same J_f (a factor kept over iterations is a simplified Newton
- * method of the whole KKT system, never a mix of two). */
-static void right_side(struct direct *d, const struct model *m, size_t c)
-{
-    const int dim = d->dims;
-    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
-        const uint32_t p = d->gpoint[k];
-        for (int i = 0; i < dim; i++)
-            d->rhs[d->uidx[p] + (uint32_t)i] = -d->racc[3 * (size_t)p + (size_t)i];
-    }
-    FOR_LINKS(d, m, c, l, {
-        const double s = d->lc[l] / d->laf[l];
-        for (int i = 0; i < dim; i++) {
-            const double f = v3_comp(d->nf[l], i) * s;
-            if (in_system(d, lk_->b))
-                d->rhs[d->uidx[lk_->b] + (uint32_t)i] -= f;
-            if (in_system(d, lk_->a))
-                d->rhs[d->uidx[lk_->a] + (uint32_t)i] += f;
-        }
-    })
-}
-
-/* Component i of point p's step in the last solve (0 for a pinned point or z in 2D). */
-static double step_of(const struct direct *d, uint32_t p, int i)
-{
-    return in_system(d, p) && i < d->dims ? d->rhs[d->uidx[p] + (uint32_t)i] : 0.0;
-}
-
-/* The measures of component c at x + alpha dx, l + alpha dl (racc is their g's scratch). */
-static struct direct_measure graph_measure(struct direct *d, const struct model *m, size_t c,
-                                           const vec3 *x, double alpha, double ih2)
-{
-    struct direct_measure r = {0, 0, 0, 0};
-    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
-        const uint32_t p = d->gpoint[k];
-        const double mass = 1.0 / m->inv_mass[p];
-        double *g = d->racc + 3 * (size_t)p;
-        for (int i = 0; i < 3; i++) {
-            const double e = v3_comp(x[p], i) + alpha * step_of(d, p, i) - v3_comp(d->xpred[p], i);
-            g[i] = mass * e;
-            r.f += 0.5 * mass * e * e;
-        }
-    }
-    FOR_LINKS(d, m, c, l, {
-        vec3 xa = x[lk_->a], xb = x[lk_->b];
-        xa = v3_add(
-            xa, v3_scale(v3(step_of(d, lk_->a, 0), step_of(d, lk_->a, 1), step_of(d, lk_->a, 2)),
-                         alpha));
-        xb = v3_add(
-            xb, v3_scale(v3(step_of(d, lk_->b, 0), step_of(d, lk_->b, 1), step_of(d, lk_->b, 2)),
-                         alpha));
-        const vec3 v = v3_sub(xb, xa);
-        const double len = v3_len(v), lam = d->lambda[l] + alpha * d->dlam[l];
-        const vec3 n = len > 0.0 ? v3_scale(v, 1.0 / len) : v3(1, 0, 0);
-        const double cl = len - lk_->rest + d->alpha[l] * ih2 * lam;
-        r.kkt += cl * cl;
-        r.c1 += fabs(cl);
-        for (int i = 0; i < 3; i++) {
-            if (in_system(d, lk_->b))
-                d->racc[3 * (size_t)lk_->b + (size_t)i] -= v3_comp(n, i) * lam;
-            if (in_system(d, lk_->a))
-                d->racc[3 * (size_t)lk_->a + (size_t)i] += v3_comp(n, i) * lam;
-        }
-    })
-    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
-        const uint32_t p = d->gpoint[k];
-        const double *g = d->racc + 3 * (size_t)p, w = m->inv_mass[p];
-        r.kkt += (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) * w * w;
-    }
-    return r;
-}
-
-/* How far to take component c's step (solver/direct/search.c's rule). */
-static double graph_search(struct direct *d, const struct model *m, size_t c, const vec3 *x,
-                           double ih2, const struct direct_merit *mt)
-{
-    double alpha = 1.0, best = 1.0, best_value = INFINITY;
-    for (int t = 0; t <= DIRECT_BACKTRACKS; t++, alpha *= 0.5) {
-        const struct direct_measure r = graph_measure(d, m, c, x, alpha, ih2);
-        const double v = mt->exact ? r.f + mt->mu * r.c1 : r.kkt;
-        if (v <= mt->start + DIRECT_ARMIJO * alpha * mt->slope)
-            return alpha;
-        if (v < best_value) {
-            best_value = v;
-            best = alpha;
-        }
-    }
-    return best;
-}
-
-/* One Newton step on graph component c. */
-static void iterate_component(struct direct *d, const struct model *m, size_t c, vec3 *x,
-                              double ih2, int move)
-{
-    struct graph_comp *gc = &d->gcomp_state[c];
-    const double size = assemble(d, m, c, x, ih2);
-    if (size <= gc->converged)
-        return; /* at round-off already: a step would only stir it */
-    /* A factor that no longer contracts is renewed, unless what the Gauss-Seidel pass moved
-     * since the last iteration accounts for the residual: no factor would help then. */
-    if (!gc->factored || (size > gc->refactor_floor && size > REFACTOR_RATIO * gc->last_residual &&
-                          d->gs_moved < size)) {
-        gc->factored = factor(d, m, c) == 0;
-        if (!gc->factored)
-            return; /* a signal: the run stops after this step */
-    }
-    gc->last_residual = size;
-    right_side(d, m, c);
-    solve(d, c, d->rhs);
-    const int dim = d->dims;
-    /* dl = -(c + J_f dx) / a_f, link by link, from the points' steps */
-    double fslope = 0.0, mu = 0.0;
-    FOR_LINKS(d, m, c, l, {
-        double jdx = 0.0;
-        for (int i = 0; i < dim; i++)
-            jdx += v3_comp(d->nf[l], i) * (step_of(d, lk_->b, i) - step_of(d, lk_->a, i));
-        d->dlam[l] = -(d->lc[l] + jdx) / d->laf[l];
-        mu = fmax(mu, fabs(d->lambda[l] + d->dlam[l]));
-    })
-    double alpha = 1.0;
-    if (move && d->last) {
-        const struct direct_measure r0 = graph_measure(d, m, c, x, 0.0, ih2);
-        for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
-            const uint32_t p = d->gpoint[k];
-            for (int i = 0; i < dim; i++)
-                fslope += (v3_comp(x[p], i) - v3_comp(d->xpred[p], i)) * step_of(d, p, i) /
-                          m->inv_mass[p];
-        }
-        struct direct_merit mt = {d->last, r0.kkt, -2.0 * r0.kkt, PENALTY * mu, 0.0};
-        if (mt.exact) {
-            mt.start = r0.f + mt.mu * r0.c1;
-            mt.slope = fslope - mt.mu * r0.c1;
-        }
-        alpha = graph_search(d, m, c, x, ih2, &mt);
-    }
-    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1] && move; k++) {
-        const uint32_t p = d->gpoint[k];
-        x[p] =
-            v3_add(x[p], v3_scale(v3(step_of(d, p, 0), step_of(d, p, 1), step_of(d, p, 2)), alpha));
-    }
-    FOR_LINKS(d, m, c, l, { d->lambda[l] += alpha * d->dlam[l]; })
-}
-
-void direct_graph_component(struct direct *d, const struct model *m, size_t c, vec3 *x, double h,
-                            int cold)
-{
-    const double ih2 = 1.0 / (h * h);
-    if (cold && !stop_requested())
-        iterate_component(d, m, c, d->xstart, ih2, 0);
-    if (!stop_requested())
-        iterate_component(d, m, c, x, ih2, 1); /* a signal: the run stops after this step */
-}
-
-void direct_graph_begin(struct direct *d)
-{
-    for (size_t c = 0; c < d->ngcomp; c++)
-        d->gcomp_state[c].last_residual = INFINITY; /* a factor kept from the last substep is
-                                                       tried first */
 }

@@ -1,7 +1,9 @@
-/* The direct projection's Newton step on components with loops, by sparse LDL^T
- * (solver/direct/graph.c). */
+/* The system of the direct projection's Newton step on components with loops: its storage,
+ * order and pattern (solver/direct/graph.c); solver/direct/newton.h takes the step. */
 #ifndef CATENA_DIRECT_GRAPH_H
 #define CATENA_DIRECT_GRAPH_H
+
+#include <stddef.h>
 
 #include "model/model.h"
 
@@ -22,12 +24,9 @@ void direct_graph_destroy(struct direct *d);
  * analyses their pattern. */
 void direct_graph_analyse(struct direct *d, const struct model *m);
 
-/* Starts a substep: the factors kept from the last one are tried first. */
-void direct_graph_begin(struct direct *d);
-
-/* One Newton step on graph component c (after a cold start, first the multipliers' estimate
- * at the substep's start). Does nothing once a signal asked the run to stop. */
-void direct_graph_component(struct direct *d, const struct model *m, size_t c, vec3 *x, double h,
-                            int cold);
+/* The values of component c's H (the points' blocks in kacc, the links' in lgeo, la and n) in
+ * the order of the pattern direct_graph_analyse made: its strictly upper entries into ax, its
+ * diagonal into adiag. */
+void direct_graph_values(struct direct *d, const struct model *m, size_t c);
 
 #endif

@@ -1,7 +1,8 @@
 /* Private to the direct (global) projection: the workspace shared by solver/direct/direct.c
- * (analysis and iteration), tree.c (O(N) elimination on trees), search.c (how far a tree's
- * step goes) and graph.c (sparse LDL^T on bodies with loops). Everything is allocated by
- * direct_create for the worst case, so neither the analysis nor an iteration allocates. */
+ * (analysis and iteration), tree.c (O(N) elimination on trees), trial.c (a tree's trial
+ * steps), search.c (how far a tree's step goes), graph.c (the system of bodies with loops)
+ * and newton.c (its sparse LDL^T step). Everything is allocated by direct_create for the
+ * worst case, so neither the analysis nor an iteration allocates. */
 #ifndef CATENA_DIRECT_INTERNAL_H
 #define CATENA_DIRECT_INTERNAL_H
 
@@ -91,7 +92,7 @@ struct direct {
     double *racc;             /* [3 npoints] its residual part */
 
     /* Graphs: the same Newton step by a sparse L D L^T of the positions' system H
-     * (solver/direct/graph.c), one block of unknowns a component. */
+     * (solver/direct/graph.c, newton.c), one block of unknowns a component. */
     size_t ngraph;        /* links of components with loops */
     uint32_t *graph_link; /* [nlinks] */
     uint32_t *gpoint;     /* [npoints] their free points, component by component */
@@ -119,5 +120,11 @@ struct direct {
 
     struct direct_stats stats;
 };
+
+/* Whether point p has unknowns in the graphs' systems (a free point of a component with loops). */
+static inline int direct_in_system(const struct direct *d, uint32_t p)
+{
+    return d->uidx[p] != UINT32_MAX;
+}
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "solver/direct/internal.h"
 #include "solver/direct/tree.h"
+#include "solver/direct/trial.h"
 
 #define DIRECT_ARMIJO 1e-4  /* a merit must fall by this fraction of what the step promises */
 #define DIRECT_BACKTRACKS 8 /* halvings of the step before taking the best one tried */
@@ -31,7 +32,7 @@ static double backtrack(struct direct *d, const struct model *m, const vec3 *x, 
 {
     double alpha = 1.0, best = 1.0, best_value = INFINITY;
     for (int t = 0; t <= DIRECT_BACKTRACKS; t++, alpha *= 0.5) {
-        const struct direct_measure r = direct_tree_measure(d, m, x, k0, k1, alpha - 1.0, ih2);
+        const struct direct_measure r = direct_trial_measure(d, m, x, k0, k1, alpha - 1.0, ih2);
         const double v = merit_value(mt, &r);
         if (v <= mt->start + DIRECT_ARMIJO * alpha * mt->slope || r.kkt <= mt->floor) {
             *at = r;
@@ -60,7 +61,7 @@ static int settle(struct direct *d, const struct model *m, vec3 *x, size_t comp,
         return 0;
     struct direct_measure at;
     const double alpha = backtrack(d, m, x, k0, k1, ih2, &mt, &at);
-    direct_tree_apply(d, x, k0, k1, alpha - 1.0);
+    direct_trial_apply(d, x, k0, k1, alpha - 1.0);
     return 1;
 }
 
@@ -99,7 +100,7 @@ double direct_search_tree(struct direct *d, const struct model *m, vec3 *x, size
     struct direct_measure at;
     const double alpha = backtrack(d, m, x, k0, k1, ih2, &mt, &at);
     if (alpha != 1.0)
-        direct_tree_apply(d, x, k0, k1, alpha - 1.0);
+        direct_trial_apply(d, x, k0, k1, alpha - 1.0);
     d->tcomp_kkt[comp] = at.kkt;
     return r0.kkt;
 }

@@ -16,78 +16,17 @@
  * its lower one: then a straight run of links ending at a pin (a chain's start as a V, a
  * hanging chain near its pins) never makes a block singular, where grouping the link with
  * its lower end would put two parallel constraints on one point. No pivoting; one pass from
- * the leaves assembles and eliminates, one from the root substitutes back. */
+ * the leaves assembles and eliminates, one from the root substitutes back. A branching
+ * point's block is solved densely (solver/direct/dense.c); the line search measures its
+ * trial steps in solver/direct/trial.c. */
 #include "solver/direct/tree.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "solver/direct/dense.h"
+#include "solver/direct/geometry.h"
 #include "solver/direct/internal.h"
-
-#define PIVOT_FLOOR 1e-13 /* of S's diagonal: redundant links at one point (three pins in 2D) */
-
-/* The per-point kernels, instantiated for 2 and 3 dimensions so that their small loops
- * unroll: they are the whole cost of a tree iteration. */
-#define KERNEL static inline __attribute__((always_inline))
-#define UNROLL _Pragma("GCC unroll 4")
-
-/* A link's geometry seen from one of its ends p. */
-struct link_geo {
-    double j[3]; /* its Jacobian at p: +n at its end b, -n at its end a */
-    double c;    /* C + a l, m */
-    double geo;  /* geometric stiffness: tension / length, N s^2 / m^2 (0 in compression) */
-    double lam;  /* the multiplier it was evaluated with, N s^2 */
-};
-
-/* Link l's geometry from its end p at x_p, its other end at x_o, with multiplier lam. */
-KERNEL void link_geometry(const struct direct *d, const struct model *m, uint32_t l, uint32_t p,
-                          vec3 xp, vec3 xo, double lam, double ih2, struct link_geo *out)
-{
-    const vec3 v = v3_sub(xp, xo);
-    const double len = v3_len(v);
-    const vec3 n = len > 0.0 ? v3_scale(v, 1.0 / len) : v3(m->links[l].b == p ? 1 : -1, 0, 0);
-    out->j[0] = n.x; /* v points from the other end to p: +n at b, -n at a either way */
-    out->j[1] = n.y;
-    out->j[2] = n.z;
-    out->c = len - m->links[l].rest + d->alpha[l] * ih2 * lam;
-    out->geo = lam < 0.0 && len > 0.0 ? -lam / len : 0.0;
-    out->lam = lam;
-}
-
-/* Solves the n x n symmetric positive (semi)definite S (row-major) against nrhs right-hand
- * sides b (n x nrhs) in place, by Cholesky; a pivot under PIVOT_FLOOR of its diagonal (a
- * redundant link) is raised to it, which damps that direction instead of dividing by 0. */
-static void spd_solve(double *s, int n, double *b, int nrhs)
-{
-    for (int k = 0; k < n; k++) {
-        double piv = s[k * n + k];
-        for (int j = 0; j < k; j++)
-            piv -= s[k * n + j] * s[k * n + j];
-        const double floor = PIVOT_FLOOR * s[k * n + k];
-        piv = sqrt(piv > floor ? piv : floor);
-        s[k * n + k] = piv;
-        for (int i = k + 1; i < n; i++) {
-            double v = s[i * n + k];
-            for (int j = 0; j < k; j++)
-                v -= s[i * n + j] * s[k * n + j];
-            s[i * n + k] = v / piv;
-        }
-    }
-    for (int r = 0; r < nrhs; r++) {
-        for (int i = 0; i < n; i++) {
-            double v = b[i * nrhs + r];
-            for (int j = 0; j < i; j++)
-                v -= s[i * n + j] * b[j * nrhs + r];
-            b[i * nrhs + r] = v / s[i * n + i];
-        }
-        for (int i = n; i-- > 0;) {
-            double v = b[i * nrhs + r];
-            for (int j = i + 1; j < n; j++)
-                v -= s[j * n + i] * b[j * nrhs + r];
-            b[i * nrhs + r] = v / s[i * n + i];
-        }
-    }
-}
 
 /* The inverse of the symmetric positive definite dim x dim matrix k (3 x 3 storage). */
 KERNEL void sym_inverse(const double *k, double *inv, const int dim)
@@ -254,7 +193,7 @@ static void eliminate(struct direct *d, const struct model *m, const vec3 *x, si
         }
     }
     memcpy(bk.F, bk.X, (size_t)(nb * nrhs) * sizeof *bk.F);
-    spd_solve(bk.S, nb, bk.X, nrhs);
+    direct_dense_solve(bk.S, nb, bk.X, nrhs);
 
     /* Factors: l0 (nb), L (nb x ne), u0 (dim), U (dim x ne). */
     double *fac = d->tfac + d->tfac_first[k];
@@ -730,64 +669,4 @@ void direct_tree_substitute(struct direct *d, vec3 *x, size_t k0, size_t k1, int
             substitute(d, x, k, move, &s, &big, 3);
     *slope = s;
     *mu = big;
-}
-
-/* Point k's g at x + alpha dx, l + alpha dl, with its children's shares from gtrial; adds its
- * parent link's share to the parent's, and its parts of the measures to *r. */
-KERNEL void trial_point(struct direct *d, const struct model *m, const vec3 *x, size_t k,
-                        double alpha, double ih2, struct direct_measure *r)
-{
-    const uint32_t p = d->order[k];
-    const int32_t q = d->tparent[k];
-    const double mass = d->tmass[k];
-    const vec3 xp = v3_add(x[p], v3_scale(d->tdx[k], alpha));
-    double *gt = d->tgtrial + 3 * k;
-    vec3 g = v3_add(v3(gt[0], gt[1], gt[2]), v3_scale(v3_sub(xp, d->xpred[p]), mass));
-    gt[0] = gt[1] = gt[2] = 0.0;
-    for (uint32_t s = d->tpin_first[k]; s < d->tpin_first[k + 1]; s++) {
-        const uint32_t l = d->tpin[s];
-        const uint32_t o = m->links[l].a == p ? m->links[l].b : m->links[l].a;
-        struct link_geo lg;
-        link_geometry(d, m, l, p, xp, x[o], d->lambda[l] + alpha * d->dlam[l], ih2, &lg);
-        g = v3_sub(g, v3_scale(v3(lg.j[0], lg.j[1], lg.j[2]), lg.lam));
-        r->kkt += lg.c * lg.c;
-        r->c1 += fabs(lg.c);
-    }
-    if (q >= 0) {
-        const uint32_t l = d->tplink[k];
-        const vec3 xq = v3_add(x[d->order[q]], v3_scale(d->tdx[q], alpha));
-        struct link_geo lg;
-        link_geometry(d, m, l, p, xp, xq, d->lambda[l] + alpha * d->dlam[l], ih2, &lg);
-        const vec3 jl = v3_scale(v3(lg.j[0], lg.j[1], lg.j[2]), lg.lam);
-        g = v3_sub(g, jl);
-        double *gq = d->tgtrial + 3 * (size_t)q;
-        gq[0] += jl.x;
-        gq[1] += jl.y;
-        gq[2] += jl.z;
-        r->kkt += lg.c * lg.c;
-        r->c1 += fabs(lg.c);
-    }
-    const vec3 e = v3_sub(xp, d->xpred[p]);
-    r->kkt += v3_dot(g, g) / (mass * mass);
-    r->f += 0.5 * mass * v3_dot(e, e);
-}
-
-struct direct_measure direct_tree_measure(struct direct *d, const struct model *m, const vec3 *x,
-                                          size_t k0, size_t k1, double alpha, double ih2)
-{
-    struct direct_measure r = {0, 0, 0, 0};
-    for (size_t k = k1; k-- > k0;)
-        trial_point(d, m, x, k, alpha, ih2, &r);
-    return r;
-}
-
-void direct_tree_apply(struct direct *d, vec3 *x, size_t k0, size_t k1, double alpha)
-{
-    for (size_t k = k0; k < k1; k++) {
-        x[d->order[k]] = v3_add(x[d->order[k]], v3_scale(d->tdx[k], alpha));
-        for (uint32_t s = d->tpin_first[k]; s < d->tpin_first[k + 1]; s++)
-            d->lambda[d->tpin[s]] += alpha * d->dlam[d->tpin[s]];
-        if (d->tparent[k] >= 0)
-            d->lambda[d->tplink[k]] += alpha * d->dlam[d->tplink[k]];
-    }
 }

@@ -1,5 +1,6 @@
 /* The direct projection's Newton step on components without loops, in O(N)
- * (solver/direct/tree.c). A component is the tree indices [k0, k1) of direct->order. */
+ * (solver/direct/tree.c); its trial steps are solver/direct/trial.h. A component is the tree
+ * indices [k0, k1) of direct->order. */
 #ifndef CATENA_DIRECT_TREE_H
 #define CATENA_DIRECT_TREE_H
 
@@ -27,12 +28,5 @@ struct direct_measure direct_tree_eliminate(struct direct *d, const struct model
  * where it ends (N s^2). */
 void direct_tree_substitute(struct direct *d, vec3 *x, size_t k0, size_t k1, int move,
                             double *slope, double *mu);
-
-/* The measures at x + alpha dx, l + alpha dl (scale: 0). */
-struct direct_measure direct_tree_measure(struct direct *d, const struct model *m, const vec3 *x,
-                                          size_t k0, size_t k1, double alpha, double ih2);
-
-/* x += alpha dx, l += alpha dl: a shorter step than the one taken (alpha - 1), or none (-1). */
-void direct_tree_apply(struct direct *d, vec3 *x, size_t k0, size_t k1, double alpha);
 
 #endif

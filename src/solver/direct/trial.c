@@ -1,0 +1,70 @@
+/* A tree component's trial steps (solver/direct/trial.h): one pass from the leaves evaluates
+ * the KKT residual, the objective and the violation at x + alpha dx, l + alpha dl without
+ * moving anything, each point's residual g collecting its children's link forces on the way
+ * up, as the elimination does; the line search (solver/direct/search.c) asks for a few. */
+#include "solver/direct/trial.h"
+
+#include <math.h>
+
+#include "solver/direct/geometry.h"
+#include "solver/direct/internal.h"
+
+/* Point k's g at x + alpha dx, l + alpha dl, with its children's shares from gtrial; adds its
+ * parent link's share to the parent's, and its parts of the measures to *r. */
+KERNEL void trial_point(struct direct *d, const struct model *m, const vec3 *x, size_t k,
+                        double alpha, double ih2, struct direct_measure *r)
+{
+    const uint32_t p = d->order[k];
+    const int32_t q = d->tparent[k];
+    const double mass = d->tmass[k];
+    const vec3 xp = v3_add(x[p], v3_scale(d->tdx[k], alpha));
+    double *gt = d->tgtrial + 3 * k;
+    vec3 g = v3_add(v3(gt[0], gt[1], gt[2]), v3_scale(v3_sub(xp, d->xpred[p]), mass));
+    gt[0] = gt[1] = gt[2] = 0.0;
+    for (uint32_t s = d->tpin_first[k]; s < d->tpin_first[k + 1]; s++) {
+        const uint32_t l = d->tpin[s];
+        const uint32_t o = m->links[l].a == p ? m->links[l].b : m->links[l].a;
+        struct link_geo lg;
+        link_geometry(d, m, l, p, xp, x[o], d->lambda[l] + alpha * d->dlam[l], ih2, &lg);
+        g = v3_sub(g, v3_scale(v3(lg.j[0], lg.j[1], lg.j[2]), lg.lam));
+        r->kkt += lg.c * lg.c;
+        r->c1 += fabs(lg.c);
+    }
+    if (q >= 0) {
+        const uint32_t l = d->tplink[k];
+        const vec3 xq = v3_add(x[d->order[q]], v3_scale(d->tdx[q], alpha));
+        struct link_geo lg;
+        link_geometry(d, m, l, p, xp, xq, d->lambda[l] + alpha * d->dlam[l], ih2, &lg);
+        const vec3 jl = v3_scale(v3(lg.j[0], lg.j[1], lg.j[2]), lg.lam);
+        g = v3_sub(g, jl);
+        double *gq = d->tgtrial + 3 * (size_t)q;
+        gq[0] += jl.x;
+        gq[1] += jl.y;
+        gq[2] += jl.z;
+        r->kkt += lg.c * lg.c;
+        r->c1 += fabs(lg.c);
+    }
+    const vec3 e = v3_sub(xp, d->xpred[p]);
+    r->kkt += v3_dot(g, g) / (mass * mass);
+    r->f += 0.5 * mass * v3_dot(e, e);
+}
+
+struct direct_measure direct_trial_measure(struct direct *d, const struct model *m, const vec3 *x,
+                                           size_t k0, size_t k1, double alpha, double ih2)
+{
+    struct direct_measure r = {0, 0, 0, 0};
+    for (size_t k = k1; k-- > k0;)
+        trial_point(d, m, x, k, alpha, ih2, &r);
+    return r;
+}
+
+void direct_trial_apply(struct direct *d, vec3 *x, size_t k0, size_t k1, double alpha)
+{
+    for (size_t k = k0; k < k1; k++) {
+        x[d->order[k]] = v3_add(x[d->order[k]], v3_scale(d->tdx[k], alpha));
+        for (uint32_t s = d->tpin_first[k]; s < d->tpin_first[k + 1]; s++)
+            d->lambda[d->tpin[s]] += alpha * d->dlam[d->tpin[s]];
+        if (d->tparent[k] >= 0)
+            d->lambda[d->tplink[k]] += alpha * d->dlam[d->tplink[k]];
+    }
+}
