@@ -15,10 +15,7 @@
 #include "solver/direct/tree.h"
 #include "solver/direct/trial.h"
 
-#define DIRECT_ARMIJO 1e-4  /* a merit must fall by this fraction of what the step promises */
-#define DIRECT_BACKTRACKS 8 /* halvings of the step before taking the best one tried */
-#define ROUNDOFF 4e-15      /* relative rounding of a residual computed from positions */
-#define PENALTY 1.5         /* mu over the largest multiplier (> 1: the penalty is exact) */
+#define ROUNDOFF 4e-15 /* relative rounding of a residual computed from positions */
 
 static double merit_value(const struct direct_merit *mt, const struct direct_measure *r)
 {
