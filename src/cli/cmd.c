@@ -4,6 +4,7 @@
 #include "cli/cmd.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -219,6 +220,19 @@ int cmd_parse_set(char *arg, struct cmd_overrides *co)
     }
     *eq = '\0';
     cmd_overrides_add(co, arg, eq + 1, "--set");
+    return 0;
+}
+
+int cmd_parse_tolerance(const char *option, const char *text, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    const double v = strtod(text, &end);
+    if (end == text || *end || errno == ERANGE || !(v >= 0) || v == HUGE_VAL) {
+        fprintf(stderr, "catena: %s: expected a finite number >= 0, got '%s'\n", option, text);
+        return -1;
+    }
+    *out = v;
     return 0;
 }
 

@@ -150,6 +150,10 @@ void cmd_overrides_use(const struct cmd_overrides *co, struct scenario_options *
 /* --set PATH=VALUE: splits arg in place and appends it as an override. */
 int cmd_parse_set(char *arg, struct cmd_overrides *co);
 
+/* A tolerance option (--atol, --rtol, ...): a finite number >= 0, the whole argument. Says
+ * what is wrong, naming option, and returns -1 otherwise. */
+int cmd_parse_tolerance(const char *option, const char *text, double *out);
+
 /* A range option (--steps, --points): N, FIRST..LAST, FIRST.. or ..LAST (core/range.h), an
  * open end RANGE_OPEN. The deprecated FIRST:LAST is read with a warning on stderr. Says what
  * is wrong and returns -1 otherwise. */

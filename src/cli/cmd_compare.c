@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <getopt.h> /* optind, optarg */
 #include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -97,20 +96,6 @@ const struct cmd_spec cmd_compare_spec = {
                "catena compare runs/new runs/ref --step-tol 1 --plot diff.png",
     .operand_complete = CMD_FILES,
 };
-
-/* A tolerance for --atol or --rtol: a finite number >= 0, the whole argument. */
-static int parse_tolerance(const char *option, const char *text, double *out)
-{
-    char *end = NULL;
-    errno = 0;
-    const double v = strtod(text, &end);
-    if (end == text || *end || errno == ERANGE || !(v >= 0) || v == HUGE_VAL) {
-        fprintf(stderr, "catena: %s: expected a finite number >= 0, got '%s'\n", option, text);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
 
 /* --step-tol: a whole number of steps >= 0. */
 static int parse_step_tol(const char *text, long *out)
@@ -239,11 +224,11 @@ static int cmd_compare(int argc, char **argv)
         case CMD_OPT_HELP:
             return EXIT_SUCCESS;
         case OPT_ATOL:
-            if (parse_tolerance("--atol", optarg, &opt.atol))
+            if (cmd_parse_tolerance("--atol", optarg, &opt.atol))
                 return cmd_usage_error();
             break;
         case OPT_RTOL:
-            if (parse_tolerance("--rtol", optarg, &opt.rtol))
+            if (cmd_parse_tolerance("--rtol", optarg, &opt.rtol))
                 return cmd_usage_error();
             break;
         case OPT_STEPS:
@@ -262,11 +247,11 @@ static int cmd_compare(int argc, char **argv)
                 return cmd_usage_error();
             break;
         case OPT_METRIC_ATOL:
-            if (parse_tolerance("--metric-atol", optarg, &opt.metric_atol))
+            if (cmd_parse_tolerance("--metric-atol", optarg, &opt.metric_atol))
                 return cmd_usage_error();
             break;
         case OPT_METRIC_RTOL:
-            if (parse_tolerance("--metric-rtol", optarg, &opt.metric_rtol))
+            if (cmd_parse_tolerance("--metric-rtol", optarg, &opt.metric_rtol))
                 return cmd_usage_error();
             break;
         case OPT_JUNIT:

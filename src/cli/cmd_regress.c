@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <getopt.h> /* optind, optarg */
 #include <limits.h>
-#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,20 +75,6 @@ struct cli {
     int quiet;        /* -q: no line for a case that passed (or a golden left unchanged) */
 };
 
-/* A tolerance: a finite number >= 0, the whole argument. */
-static int parse_tolerance(const char *option, const char *text, double *out)
-{
-    char *end = NULL;
-    errno = 0;
-    const double v = strtod(text, &end);
-    if (end == text || *end || errno == ERANGE || !(v >= 0) || v == HUGE_VAL) {
-        fprintf(stderr, "catena: %s: expected a finite number >= 0, got '%s'\n", option, text);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 static int parse_jobs(const char *text, int *out)
 {
     char *end = NULL;
@@ -122,11 +107,11 @@ static int parse(int argc, char **argv, struct cli *cli)
             cli->junit = optarg;
             break;
         case OPT_ATOL:
-            if (parse_tolerance("--atol", optarg, &cli->o.cmp.atol))
+            if (cmd_parse_tolerance("--atol", optarg, &cli->o.cmp.atol))
                 return cmd_usage_error();
             break;
         case OPT_RTOL:
-            if (parse_tolerance("--rtol", optarg, &cli->o.cmp.rtol))
+            if (cmd_parse_tolerance("--rtol", optarg, &cli->o.cmp.rtol))
                 return cmd_usage_error();
             break;
         case 'o':
