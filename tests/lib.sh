@@ -92,12 +92,14 @@ small_rope() {
 JSON
 }
 
-# relist DIR NAME...: rewrites the manifest of run directory DIR (summary.json's "files", its
-# last member) to list exactly the files NAME... as they are now, as if the run had written
-# them: for tests that plant known contents in a run directory.
+# relist DIR [NAME...]: rewrites the manifest of run directory DIR (summary.json's "files",
+# its last member) to list exactly the files NAME... (without names: every file in DIR but
+# summary.json) as they are now, as if the run had written them: for tests that plant known
+# contents in a run directory.
 relist() {
     relist_dir=$1
     shift
+    [ $# -gt 0 ] || set -- $(cd "$relist_dir" && ls | grep -v '^summary.json$')
     {
         sed '/^	"files":/,$d' "$relist_dir/summary.json"
         printf '\t"files":\t['
