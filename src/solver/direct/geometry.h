@@ -4,6 +4,7 @@
 #ifndef CATENA_DIRECT_GEOMETRY_H
 #define CATENA_DIRECT_GEOMETRY_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "model/model.h"
@@ -34,6 +35,28 @@ KERNEL void link_geometry(const struct direct *d, const struct model *m, uint32_
     out->j[2] = n.z;
     out->c = len - m->links[l].rest + d->alpha[l] * ih2 * lam;
     out->geo = lam < 0.0 && len > 0.0 ? -lam / len : 0.0;
+    out->lam = lam;
+}
+
+/* link_geometry() in the plane (z ignored), with one division: the direction and the tension's
+ * stiffness share the length's reciprocal. */
+KERNEL void link_plane(const struct direct *d, const struct model *m, uint32_t l, uint32_t p,
+                       vec3 xp, vec3 xo, double lam, double ih2, struct link_geo *out)
+{
+    const double vx = xp.x - xo.x, vy = xp.y - xo.y;
+    const double len = sqrt(vx * vx + vy * vy);
+    if (len > 0.0) {
+        const double il = 1.0 / len;
+        out->j[0] = vx * il;
+        out->j[1] = vy * il;
+        out->geo = lam < 0.0 ? -lam * il : 0.0;
+    } else {
+        out->j[0] = m->links[l].b == p ? 1 : -1;
+        out->j[1] = 0.0;
+        out->geo = 0.0;
+    }
+    out->j[2] = 0.0;
+    out->c = len - m->links[l].rest + d->alpha[l] * ih2 * lam;
     out->lam = lam;
 }
 

@@ -433,8 +433,8 @@ KERNEL void eliminate_one(struct direct *d, const struct model *m, const vec3 *x
 /* eliminate_one() in the plane, where the tension's stiffness of a link of direction n is
  * geo t t^T (t = n turned by 90 degrees): with the projected inverse K', D = -B^T K' B
  * reduces to D_uu = -geo^2 (t.K't) t t^T, D_ul = -geo (t.K'n) t, D_ll = -n.K'n, and what
- * the point hands its parent is a rank-one stiffness along t. Same arithmetic, a third of
- * the work. */
+ * the point hands its parent is a rank-one stiffness along t. With A = adj K, a = A j and
+ * Q = ar det K + j.a, K' = (Q A - a a^T) / (det K Q) and W / S = a / Q: one division. */
 static inline __attribute__((always_inline)) void
 eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k, double ih2,
                 struct direct_measure *r)
@@ -443,7 +443,7 @@ eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k
     const size_t q = (size_t)d->tparent[k];
     const int npin = (int)(d->tpin_first[k + 1] - d->tpin_first[k]);
     const int nb = npin + (int)d->tnchild[k];
-    const double mass = d->tmass[k];
+    const double mass = d->tmass[k], im = m->inv_mass[p];
     double *ka = d->tkacc + 9 * k, *ra = d->tracc + 3 * k, *ga = d->tgacc + 3 * k;
     const double ex = x[p].x - d->xpred[p].x, ey = x[p].y - d->xpred[p].y;
     const double ax = fabs(x[p].x), ay = fabs(x[p].y);
@@ -457,7 +457,7 @@ eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k
         const uint32_t l = d->tpin[d->tpin_first[k]];
         const uint32_t o = m->links[l].a == p ? m->links[l].b : m->links[l].a;
         struct link_geo lg;
-        link_geometry(d, m, l, p, x[p], x[o], d->lambda[l], ih2, &lg);
+        link_plane(d, m, l, p, x[p], x[o], d->lambda[l], ih2, &lg);
         jx = lg.j[0];
         jy = lg.j[1];
         gx -= jx * lg.lam;
@@ -478,36 +478,40 @@ eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k
     }
     const uint32_t lp = (uint32_t)d->tplink[k];
     struct link_geo pl;
-    link_geometry(d, m, lp, p, x[p], x[d->order[q]], d->lambda[lp], ih2, &pl);
+    link_plane(d, m, lp, p, x[p], x[d->order[q]], d->lambda[lp], ih2, &pl);
     const double nx = pl.j[0], ny = pl.j[1], tx = -ny, ty = nx, geo = pl.geo;
     gx -= nx * pl.lam;
     gy -= ny * pl.lam;
     k00 += geo * tx * tx;
     k01 += geo * tx * ty;
     k11 += geo * ty * ty;
-    r->kkt += pl.c * pl.c + (gx * gx + gy * gy) / (mass * mass);
+    r->kkt += pl.c * pl.c + (gx * gx + gy * gy) * (im * im);
     r->c1 += fabs(pl.c);
     r->f += 0.5 * mass * (ex * ex + ey * ey);
     rx -= gx;
     ry -= gy;
-    const double id = 1.0 / (k00 * k11 - k01 * k01);
-    double p00 = k11 * id, p01 = -k01 * id, p11 = k00 * id; /* K^-1, then K' */
+    const double det = k00 * k11 - k01 * k01;
+    double p00, p01, p11, ux, uy; /* K', then u0 */
     double *l0 = d->tfac + d->tfac_first[k], *L = l0 + nb, *u = L + 3 * nb, *U = u + 2;
-    double ux, uy;
     if (nb) {
-        const double wx = p00 * jx + p01 * jy, wy = p01 * jx + p11 * jy;
-        const double is = 1.0 / (ar + jx * wx + jy * wy);
-        p00 -= wx * wx * is;
-        p01 -= wx * wy * is;
-        p11 -= wy * wy * is;
-        l0[0] = -(rr + wx * rx + wy * ry) * is;
-        const double wt = -geo * (wx * tx + wy * ty) * is;
+        const double ax_ = k11 * jx - k01 * jy, ay_ = k00 * jy - k01 * jx; /* a = adj(K) j */
+        const double qs = ar * det + jx * ax_ + jy * ay_;
+        const double inv = 1.0 / (det * qs), wsx = ax_ * det * inv, wsy = ay_ * det * inv;
+        p00 = (qs * k11 - ax_ * ax_) * inv;
+        p01 = (-qs * k01 - ax_ * ay_) * inv;
+        p11 = (qs * k00 - ay_ * ay_) * inv;
+        l0[0] = -(rr * det * det * inv + wsx * rx + wsy * ry);
+        const double wt = -geo * (wsx * tx + wsy * ty);
         L[0] = wt * tx;
         L[1] = wt * ty;
-        L[2] = -(wx * nx + wy * ny) * is;
-        ux = p00 * rx + p01 * ry - wx * rr * is;
-        uy = p01 * rx + p11 * ry - wy * rr * is;
+        L[2] = -(wsx * nx + wsy * ny);
+        ux = p00 * rx + p01 * ry - wsx * rr;
+        uy = p01 * rx + p11 * ry - wsy * rr;
     } else {
+        const double id = 1.0 / det;
+        p00 = k11 * id;
+        p01 = -k01 * id;
+        p11 = k00 * id;
         ux = p00 * rx + p01 * ry;
         uy = p01 * rx + p11 * ry;
     }
