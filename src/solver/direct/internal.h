@@ -67,6 +67,8 @@ struct direct {
     uint32_t *tpin;         /* [nlinks] */
     uint32_t *tchild_first; /* [npoints] k's children are tchild_first[k] + [0, tnchild[k]) */
     uint32_t *tnchild;      /* [npoints] */
+    unsigned char *tsimple; /* [npoints] k has a parent and at most one block multiplier: it is
+                               eliminated in closed form (solver/direct/tree.c) */
     double *tmass;          /* [npoints] mass of order[k], kg */
     size_t ntcomp;          /* tree components */
     uint32_t *tcomp_first;  /* [npoints + 1] component c is k in [tcomp_first[c], [c+1]) */
@@ -74,10 +76,12 @@ struct direct {
     double *tcomp_floor;    /* [npoints] what rounding leaves of it, m^2 */
     double *tcomp_kkt0;     /* [npoints] where the unchecked step started, m^2 */
     unsigned char *tcomp_pending; /* [npoints] c's last step (tdx, dlam) is still unchecked */
-    double *tkacc, *tracc;        /* [9 npoints], [3 npoints]: what k's children pass on to it */
+    double *tkacc, *tracc;        /* [9 npoints], [3 npoints]: what k's children pass on to it
+                                     (in the plane, tkacc holds what k passes on: plane.h) */
     double *tgacc, *tgtrial;      /* [3 npoints]: the children's shares of k's residual g */
     double *trow, *trr;           /* [4 npoints], [npoints]: k's parent link's row for the parent's
-                                     block (Jacobian at the parent, compliance) and its right side */
+                                     block (Jacobian at the parent, compliance) and its right side
+                                     (in the plane the right side is also the row's third) */
     size_t *tfac_first;           /* [npoints + 1] offsets of k's factors in tfac */
     double *tfac;                 /* l0, L, u0, U of each tree point (solver/direct/tree.c) */
     vec3 *tdx;                    /* [npoints] the Newton step of tree index k */

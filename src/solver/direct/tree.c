@@ -27,6 +27,7 @@
 #include "solver/direct/dense.h"
 #include "solver/direct/geometry.h"
 #include "solver/direct/internal.h"
+#include "solver/direct/plane.h"
 
 /* The inverse of the symmetric positive definite dim x dim matrix k (3 x 3 storage). */
 KERNEL void sym_inverse(const double *k, double *inv, const int dim)
@@ -84,7 +85,7 @@ KERNEL void block_rows(struct direct *d, const struct model *m, const vec3 *x, s
         for (int i = 0; i < dim; i++)
             bk->jr[3 * b + i] = d->trow[4 * (size_t)c + (size_t)i];
         bk->ar[b] = d->trow[4 * (size_t)c + 3];
-        bk->rr[b] = d->trr[c];
+        bk->rr[b] = dim == 2 ? d->trow[4 * (size_t)c + 2] : d->trr[c]; /* plane: in the row */
     }
 }
 
@@ -101,20 +102,27 @@ static void eliminate(struct direct *d, const struct model *m, const vec3 *x, si
     const int nb = (int)(d->tpin_first[k + 1] - d->tpin_first[k] + d->tnchild[k]);
     const int ne = dim + 1; /* e = (dx_q, dl_parent) */
     const double mass = d->tmass[k];
-    double *ka = d->tkacc + 9 * k, *ra = d->tracc + 3 * k, *ga = d->tgacc + 3 * k;
-    double K[9] = {0}, g[3] = {0}, r[3] = {0};
+    double ka[9] = {0}, ra[3] = {0}, ga[3] = {0}, K[9] = {0}, g[3] = {0}, r[3] = {0};
     const double xp[3] = {x[p].x, x[p].y, x[p].z};
     const double xs[3] = {d->xpred[p].x, d->xpred[p].y, d->xpred[p].z};
     meas->scale = fmax(meas->scale, fmax(fabs(xp[0]), fmax(fabs(xp[1]), fabs(xp[2]))));
+    if (dim == 2) {
+        plane_gather(d, k, ka, ra, ga);
+    } else {
+        double *acc[3] = {d->tkacc + 9 * k, d->tracc + 3 * k, d->tgacc + 3 * k};
+        memcpy(ka, acc[0], sizeof ka);
+        memcpy(ra, acc[1], sizeof ra);
+        memcpy(ga, acc[2], sizeof ga);
+        memset(acc[0], 0, sizeof ka);
+        memset(acc[1], 0, sizeof ra);
+        memset(acc[2], 0, sizeof ga);
+    }
     for (int i = 0; i < dim; i++) {
         for (int j = 0; j < dim; j++)
             K[i * 3 + j] = ka[i * 3 + j] + (i == j ? mass : 0.0);
         g[i] = ga[i] + mass * (xp[i] - xs[i]);
         r[i] = ra[i];
     }
-    memset(ka, 0, 9 * sizeof *ka);
-    memset(ra, 0, 3 * sizeof *ra);
-    memset(ga, 0, 3 * sizeof *ga);
     struct block bk = {nb,
                        scratch,
                        scratch + 3 * nb,
@@ -230,9 +238,10 @@ static void eliminate(struct direct *d, const struct model *m, const vec3 *x, si
                 s -= B[t * 4 + e] * Z[t * 4 + f];
             D[e * 4 + f] = D[f * 4 + e] = s;
         }
-    double *kq = d->tkacc + 9 * (size_t)q, *rq = d->tracc + 3 * (size_t)q;
-    double *gq = d->tgacc + 3 * (size_t)q, *row = d->trow + 4 * k;
-    double bu = 0.0;
+    double kup[9] = {0}, rup[3] = {0}, gup[3] = {0}; /* in the plane: to k's own slot */
+    double *kq = dim == 2 ? kup : d->tkacc + 9 * (size_t)q;
+    double *rq = dim == 2 ? rup : d->tracc + 3 * (size_t)q;
+    double *gq = dim == 2 ? gup : d->tgacc + 3 * (size_t)q, *row = d->trow + 4 * k, bu = 0.0;
     for (int i = 0; i < dim; i++) {
         double cu = 0.0;
         for (int t = 0; t < dim; t++)
@@ -246,7 +255,12 @@ static void eliminate(struct direct *d, const struct model *m, const vec3 *x, si
     }
     row[3] = d->alpha[d->tplink[k]] * ih2 - D[dim * 4 + dim];
     d->trr[k] = pl.c + bu;
-    return;
+    if (dim == 2) {
+        row[2] = d->trr[k];
+        double *out = d->tkacc + PLANE_UP * k;
+        const double upv[7] = {kup[0], kup[1], kup[4], rup[0], rup[1], gup[0], gup[1]};
+        memcpy(out, upv, sizeof upv);
+    }
 }
 
 /* The parent link of tree point k at x: its geometry from k's side, its tension's stiffness
@@ -430,141 +444,38 @@ KERNEL void eliminate_one(struct direct *d, const struct model *m, const vec3 *x
     hand_up(d, k, B, D, u0, &pl, ih2, dim);
 }
 
-/* eliminate_one() in the plane, where the tension's stiffness of a link of direction n is
- * geo t t^T (t = n turned by 90 degrees): with the projected inverse K', D = -B^T K' B
- * reduces to D_uu = -geo^2 (t.K't) t t^T, D_ul = -geo (t.K'n) t, D_ll = -n.K'n, and what
- * the point hands its parent is a rank-one stiffness along t. With A = adj K, a = A j and
- * Q = ar det K + j.a, K' = (Q A - a a^T) / (det K Q) and W / S = a / Q: one division. */
-static inline __attribute__((always_inline)) void
-eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k, double ih2,
-                struct direct_measure *r)
-{
-    const uint32_t p = d->order[k];
-    const size_t q = (size_t)d->tparent[k];
-    const int npin = (int)(d->tpin_first[k + 1] - d->tpin_first[k]);
-    const int nb = npin + (int)d->tnchild[k];
-    const double mass = d->tmass[k], im = m->inv_mass[p];
-    double *ka = d->tkacc + 9 * k, *ra = d->tracc + 3 * k, *ga = d->tgacc + 3 * k;
-    const double ex = x[p].x - d->xpred[p].x, ey = x[p].y - d->xpred[p].y;
-    const double ax = fabs(x[p].x), ay = fabs(x[p].y);
-    r->scale = ax > r->scale ? ax : r->scale;
-    r->scale = ay > r->scale ? ay : r->scale;
-    double k00 = ka[0] + mass, k01 = ka[1], k11 = ka[4] + mass;
-    double gx = ga[0] + mass * ex, gy = ga[1] + mass * ey, rx = ra[0], ry = ra[1];
-    ka[0] = ka[1] = ka[4] = ra[0] = ra[1] = ga[0] = ga[1] = 0.0;
-    double jx = 0.0, jy = 0.0, ar = 0.0, rr = 0.0;
-    if (npin) {
-        const uint32_t l = d->tpin[d->tpin_first[k]];
-        const uint32_t o = m->links[l].a == p ? m->links[l].b : m->links[l].a;
-        struct link_geo lg;
-        link_plane(d, m, l, p, x[p], x[o], d->lambda[l], ih2, &lg);
-        jx = lg.j[0];
-        jy = lg.j[1];
-        gx -= jx * lg.lam;
-        gy -= jy * lg.lam;
-        k00 += lg.geo * jy * jy;
-        k01 -= lg.geo * jx * jy;
-        k11 += lg.geo * jx * jx;
-        ar = d->alpha[l] * ih2;
-        rr = lg.c;
-        r->kkt += lg.c * lg.c;
-        r->c1 += fabs(lg.c);
-    } else if (nb) {
-        const double *row = d->trow + 4 * (size_t)d->tchild_first[k];
-        jx = row[0];
-        jy = row[1];
-        ar = row[3];
-        rr = d->trr[d->tchild_first[k]];
-    }
-    const uint32_t lp = (uint32_t)d->tplink[k];
-    struct link_geo pl;
-    link_plane(d, m, lp, p, x[p], x[d->order[q]], d->lambda[lp], ih2, &pl);
-    const double nx = pl.j[0], ny = pl.j[1], tx = -ny, ty = nx, geo = pl.geo;
-    gx -= nx * pl.lam;
-    gy -= ny * pl.lam;
-    k00 += geo * tx * tx;
-    k01 += geo * tx * ty;
-    k11 += geo * ty * ty;
-    r->kkt += pl.c * pl.c + (gx * gx + gy * gy) * (im * im);
-    r->c1 += fabs(pl.c);
-    r->f += 0.5 * mass * (ex * ex + ey * ey);
-    rx -= gx;
-    ry -= gy;
-    const double det = k00 * k11 - k01 * k01;
-    double p00, p01, p11, ux, uy; /* K', then u0 */
-    double *l0 = d->tfac + d->tfac_first[k], *L = l0 + nb, *u = L + 3 * nb, *U = u + 2;
-    if (nb) {
-        const double ax_ = k11 * jx - k01 * jy, ay_ = k00 * jy - k01 * jx; /* a = adj(K) j */
-        const double qs = ar * det + jx * ax_ + jy * ay_;
-        const double inv = 1.0 / (det * qs), wsx = ax_ * det * inv, wsy = ay_ * det * inv;
-        p00 = (qs * k11 - ax_ * ax_) * inv;
-        p01 = (-qs * k01 - ax_ * ay_) * inv;
-        p11 = (qs * k00 - ay_ * ay_) * inv;
-        l0[0] = -(rr * det * det * inv + wsx * rx + wsy * ry);
-        const double wt = -geo * (wsx * tx + wsy * ty);
-        L[0] = wt * tx;
-        L[1] = wt * ty;
-        L[2] = -(wsx * nx + wsy * ny);
-        ux = p00 * rx + p01 * ry - wsx * rr;
-        uy = p01 * rx + p11 * ry - wsy * rr;
-    } else {
-        const double id = 1.0 / det;
-        p00 = k11 * id;
-        p01 = -k01 * id;
-        p11 = k00 * id;
-        ux = p00 * rx + p01 * ry;
-        uy = p01 * rx + p11 * ry;
-    }
-    const double knx = p00 * nx + p01 * ny, kny = p01 * nx + p11 * ny; /* K'n */
-    u[0] = ux;
-    u[1] = uy;
-    U[0] = geo * (p00 - knx * nx); /* U = -K'B = [geo (K' - K'n n^T) | K'n] */
-    U[1] = geo * (p01 - knx * ny);
-    U[2] = knx;
-    U[3] = geo * (p01 - kny * nx);
-    U[4] = geo * (p11 - kny * ny);
-    U[5] = kny;
-    const double tkt = tx * (p00 * tx + p01 * ty) + ty * (p01 * tx + p11 * ty);
-    const double tkn = tx * knx + ty * kny, tu = tx * ux + ty * uy;
-    const double tau = geo - geo * geo * tkt;
-    double *kq = d->tkacc + 9 * q, *rq = d->tracc + 3 * q, *gq = d->tgacc + 3 * q;
-    kq[0] += tau * tx * tx;
-    kq[1] += tau * tx * ty;
-    kq[4] += tau * ty * ty;
-    rq[0] += geo * tu * tx;
-    rq[1] += geo * tu * ty;
-    gq[0] += nx * pl.lam;
-    gq[1] += ny * pl.lam;
-    double *row = d->trow + 4 * k;
-    row[0] = -nx + geo * tkn * tx;
-    row[1] = -ny + geo * tkn * ty;
-    row[3] = d->alpha[lp] * ih2 + nx * knx + ny * kny;
-    d->trr[k] = pl.c + nx * ux + ny * uy;
-}
-
-/* Tree point k, by the kernel that fits it. */
+/* Tree point k, by the kernel that fits it. The closed-form kernels add to r, kept in
+ * registers by the loop; eliminate() to rg, whose address escapes. */
 KERNEL void eliminate_point(struct direct *d, const struct model *m, const vec3 *x, size_t k,
-                            double ih2, double *scratch, struct direct_measure *r, const int dim)
+                            double ih2, double *scratch, struct direct_measure *r,
+                            struct direct_measure *rg, const int dim, const int exact)
 {
-    if (d->tparent[k] >= 0 && d->tpin_first[k + 1] - d->tpin_first[k] + d->tnchild[k] <= 1) {
+    if (d->tsimple[k]) {
         if (dim == 2)
-            eliminate_plane(d, m, x, k, ih2, r);
+            eliminate_plane(d, m, x, k, ih2, r, exact);
         else
             eliminate_one(d, m, x, k, ih2, r, dim);
     } else
-        eliminate(d, m, x, k, ih2, scratch, r, dim);
+        eliminate(d, m, x, k, ih2, scratch, rg, dim);
 }
 
 struct direct_measure direct_tree_eliminate(struct direct *d, const struct model *m, const vec3 *x,
                                             size_t k0, size_t k1, double ih2, double *scratch)
 {
-    struct direct_measure r = {0, 0, 0, 0};
-    if (d->dims == 2)
+    struct direct_measure r = {0, 0, 0, 0}, rg = {0, 0, 0, 0};
+    if (d->dims == 2 && d->last)
         for (size_t k = k1; k-- > k0;)
-            eliminate_point(d, m, x, k, ih2, scratch, &r, 2);
+            eliminate_point(d, m, x, k, ih2, scratch, &r, &rg, 2, 1);
+    else if (d->dims == 2)
+        for (size_t k = k1; k-- > k0;)
+            eliminate_point(d, m, x, k, ih2, scratch, &r, &rg, 2, 0);
     else
         for (size_t k = k1; k-- > k0;)
-            eliminate_point(d, m, x, k, ih2, scratch, &r, 3);
+            eliminate_point(d, m, x, k, ih2, scratch, &r, &rg, 3, 1);
+    r.kkt += rg.kkt;
+    r.f += rg.f;
+    r.c1 += rg.c1;
+    r.scale = fmax(r.scale, rg.scale);
     return r;
 }
 
@@ -623,49 +534,20 @@ KERNEL void substitute(struct direct *d, vec3 *x, size_t k, int move, double *sl
     }
 }
 
-/* substitute() for what eliminate_plane() factored. */
-static inline __attribute__((always_inline)) void
-substitute_plane(struct direct *d, vec3 *x, size_t k, int move, double *slope, double *mu)
-{
-    const size_t q = (size_t)d->tparent[k];
-    const uint32_t p = d->order[k], lp = (uint32_t)d->tplink[k];
-    const int npin = (int)(d->tpin_first[k + 1] - d->tpin_first[k]);
-    const int nb = npin + (int)d->tnchild[k];
-    const double *l0 = d->tfac + d->tfac_first[k], *L = l0 + nb, *u0 = L + 3 * nb, *U = u0 + 2;
-    const double ex = d->tdx[q].x, ey = d->tdx[q].y, el = d->dlam[lp];
-    const double lam = d->lambda[lp] + el;
-    *mu = fabs(lam) > *mu ? fabs(lam) : *mu;
-    d->lambda[lp] = lam;
-    const double ux = u0[0] + U[0] * ex + U[1] * ey + U[2] * el;
-    const double uy = u0[1] + U[3] * ex + U[4] * ey + U[5] * el;
-    d->tdx[k] = v3(ux, uy, 0.0);
-    *slope += d->tmass[k] * ((x[p].x - d->xpred[p].x) * ux + (x[p].y - d->xpred[p].y) * uy);
-    if (move) {
-        x[p].x += ux;
-        x[p].y += uy;
-    }
-    if (nb) {
-        const double s = l0[0] + L[0] * ex + L[1] * ey + L[2] * el;
-        if (npin) {
-            const uint32_t l = d->tpin[d->tpin_first[k]];
-            const double lp2 = d->lambda[l] + s;
-            *mu = fabs(lp2) > *mu ? fabs(lp2) : *mu;
-            d->lambda[l] = lp2;
-            d->dlam[l] = s;
-        } else {
-            d->dlam[d->tplink[d->tchild_first[k]]] = s;
-        }
-    }
-}
-
 void direct_tree_substitute(struct direct *d, vec3 *x, size_t k0, size_t k1, int move,
                             double *slope, double *mu)
 {
     double s = 0.0, big = 0.0;
-    if (d->dims == 2)
+    if (d->dims == 2 && move && d->last)
         for (size_t k = k0; k < k1; k++)
-            if (d->tparent[k] >= 0 && d->tpin_first[k + 1] - d->tpin_first[k] + d->tnchild[k] <= 1)
-                substitute_plane(d, x, k, move, &s, &big);
+            if (d->tsimple[k])
+                substitute_plane(d, x, k, move, &s, &big, 1);
+            else
+                substitute(d, x, k, move, &s, &big, 2);
+    else if (d->dims == 2)
+        for (size_t k = k0; k < k1; k++)
+            if (d->tsimple[k])
+                substitute_plane(d, x, k, move, &s, &big, 0);
             else
                 substitute(d, x, k, move, &s, &big, 2);
     else

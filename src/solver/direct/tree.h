@@ -19,13 +19,15 @@ struct direct_measure {
 };
 
 /* Assembles and factors the component's Newton system at x, with its right-hand side.
- * scratch holds one block's dense work (direct->max_block). Returns the measures at x. */
+ * scratch holds one block's dense work (direct->max_block). Returns the measures at x (in
+ * the plane, f and c1 only on the substep's last iteration, direct->last: only its search
+ * uses them). */
 struct direct_measure direct_tree_eliminate(struct direct *d, const struct model *m, const vec3 *x,
                                             size_t k0, size_t k1, double ih2, double *scratch);
 
 /* The Newton step (tdx, dlam) from the factors, taken in full (x only when move). *slope: the
  * objective's slope along it, sum m (x - x*).dx, where it started; *mu: the largest |l|
- * where it ends (N s^2). */
+ * where it ends (N s^2); in the plane both only when move on the last iteration. */
 void direct_tree_substitute(struct direct *d, vec3 *x, size_t k0, size_t k1, int move,
                             double *slope, double *mu);
 

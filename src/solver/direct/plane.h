@@ -1,0 +1,198 @@
+/* The tree's closed-form kernels for points in the plane (model dims 2) with a parent and at
+ * most one multiplier of their own, which are most points of chains and hair: eliminated
+ * and substituted with about a third of the general kernels' work. Static inline, included
+ * only by solver/direct/tree.c, so that they unroll into its loops. */
+#ifndef CATENA_DIRECT_PLANE_H
+#define CATENA_DIRECT_PLANE_H
+
+#include <math.h>
+#include <string.h>
+
+#include "solver/direct/geometry.h"
+#include "solver/direct/internal.h"
+#include "solver/direct/tree.h"
+
+/* In the plane each point hands its parent its shares in its own slot of tkacc, PLANE_UP
+ * doubles (stiffness xx, xy, yy, right-hand side x, y, residual x, y), written whole, so
+ * that a point with one child reads them without the accumulators' clearing and
+ * read-modify-writes. A branching point sums its children's into its accumulators here. */
+#define PLANE_UP 9
+
+static inline void plane_gather(const struct direct *d, size_t k, double *ka, double *ra,
+                                double *ga)
+{
+    for (uint32_t c = d->tchild_first[k]; c < d->tchild_first[k] + d->tnchild[k]; c++) {
+        const double *up = d->tkacc + PLANE_UP * (size_t)c;
+        ka[0] += up[0];
+        ka[1] += up[1];
+        ka[3] += up[1];
+        ka[4] += up[2];
+        ra[0] += up[3];
+        ra[1] += up[4];
+        ga[0] += up[5];
+        ga[1] += up[6];
+    }
+}
+
+/* eliminate_one() in the plane, where the tension's stiffness of a link of direction n is
+ * geo t t^T (t = n turned by 90 degrees): with the projected inverse K', D = -B^T K' B
+ * reduces to D_uu = -geo^2 (t.K't) t t^T, D_ul = -geo (t.K'n) t, D_ll = -n.K'n, and what
+ * the point hands its parent is a rank-one stiffness along t. With A = adj K, a = A j and
+ * Q = ar det K + j.a, K' = (Q A - a a^T) / (det K Q) and W / S = a / Q: one division. */
+static inline __attribute__((always_inline)) void
+eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k, double ih2,
+                struct direct_measure *r, const int exact)
+{
+    const uint32_t p = d->order[k];
+    const size_t q = (size_t)d->tparent[k];
+    const int npin = (int)(d->tpin_first[k + 1] - d->tpin_first[k]);
+    const int nb = npin + (int)d->tnchild[k];
+    const double mass = d->tmass[k], im = m->inv_mass[p];
+    const double ex = x[p].x - d->xpred[p].x, ey = x[p].y - d->xpred[p].y;
+    const double ax = fabs(x[p].x), ay = fabs(x[p].y);
+    r->scale = ax > r->scale ? ax : r->scale;
+    r->scale = ay > r->scale ? ay : r->scale;
+    double k00 = mass, k01 = 0.0, k11 = mass, gx = mass * ex, gy = mass * ey, rx = 0.0, ry = 0.0;
+    if (d->tnchild[k]) {
+        const double *up = d->tkacc + PLANE_UP * (size_t)d->tchild_first[k];
+        k00 += up[0];
+        k01 = up[1];
+        k11 += up[2];
+        rx = up[3];
+        ry = up[4];
+        gx += up[5];
+        gy += up[6];
+    }
+    double jx = 0.0, jy = 0.0, ar = 0.0, rr = 0.0;
+    if (npin) {
+        const uint32_t l = d->tpin[d->tpin_first[k]];
+        const uint32_t o = m->links[l].a == p ? m->links[l].b : m->links[l].a;
+        struct link_geo lg;
+        link_plane(d, m, l, p, x[p], x[o], d->lambda[l], ih2, &lg);
+        jx = lg.j[0];
+        jy = lg.j[1];
+        gx -= jx * lg.lam;
+        gy -= jy * lg.lam;
+        k00 += lg.geo * jy * jy;
+        k01 -= lg.geo * jx * jy;
+        k11 += lg.geo * jx * jx;
+        ar = d->alpha[l] * ih2;
+        rr = lg.c;
+        r->kkt += lg.c * lg.c;
+        if (exact)
+            r->c1 += fabs(lg.c);
+    } else if (nb) {
+        const double *row = d->trow + 4 * (size_t)d->tchild_first[k];
+        jx = row[0];
+        jy = row[1];
+        rr = row[2];
+        ar = row[3];
+    }
+    const uint32_t lp = (uint32_t)d->tplink[k];
+    struct link_geo pl;
+    link_plane(d, m, lp, p, x[p], x[d->order[q]], d->lambda[lp], ih2, &pl);
+    const double nx = pl.j[0], ny = pl.j[1], tx = -ny, ty = nx, geo = pl.geo;
+    gx -= nx * pl.lam;
+    gy -= ny * pl.lam;
+    k00 += geo * tx * tx;
+    k01 += geo * tx * ty;
+    k11 += geo * ty * ty;
+    r->kkt += pl.c * pl.c + (gx * gx + gy * gy) * (im * im);
+    if (exact) { /* the exact penalty's parts: only the last iteration's search needs them */
+        r->c1 += fabs(pl.c);
+        r->f += 0.5 * mass * (ex * ex + ey * ey);
+    }
+    rx -= gx;
+    ry -= gy;
+    const double det = k00 * k11 - k01 * k01;
+    double p00, p01, p11, ux, uy;                                                 /* K', then u0 */
+    double *u = d->tfac + d->tfac_first[k], *U = u + 2, *l0 = U + 6, *L = l0 + 1; /* plane's */
+    if (nb) {
+        const double ax_ = k11 * jx - k01 * jy, ay_ = k00 * jy - k01 * jx; /* a = adj(K) j */
+        const double qs = ar * det + jx * ax_ + jy * ay_;
+        const double inv = 1.0 / (det * qs), wsx = ax_ * det * inv, wsy = ay_ * det * inv;
+        p00 = (qs * k11 - ax_ * ax_) * inv;
+        p01 = (-qs * k01 - ax_ * ay_) * inv;
+        p11 = (qs * k00 - ay_ * ay_) * inv;
+        l0[0] = -(rr * det * det * inv + wsx * rx + wsy * ry);
+        const double wt = -geo * (wsx * tx + wsy * ty);
+        L[0] = wt * tx;
+        L[1] = wt * ty;
+        L[2] = -(wsx * nx + wsy * ny);
+        ux = p00 * rx + p01 * ry - wsx * rr;
+        uy = p01 * rx + p11 * ry - wsy * rr;
+    } else {
+        const double id = 1.0 / det;
+        p00 = k11 * id;
+        p01 = -k01 * id;
+        p11 = k00 * id;
+        ux = p00 * rx + p01 * ry;
+        uy = p01 * rx + p11 * ry;
+    }
+    const double knx = p00 * nx + p01 * ny, kny = p01 * nx + p11 * ny; /* K'n */
+    u[0] = ux;
+    u[1] = uy;
+    U[0] = geo * (p00 - knx * nx); /* U = -K'B = [geo (K' - K'n n^T) | K'n] */
+    U[1] = geo * (p01 - knx * ny);
+    U[2] = knx;
+    U[3] = geo * (p01 - kny * nx);
+    U[4] = geo * (p11 - kny * ny);
+    U[5] = kny;
+    const double tkt = tx * (p00 * tx + p01 * ty) + ty * (p01 * tx + p11 * ty);
+    const double tkn = tx * knx + ty * kny, tu = tx * ux + ty * uy;
+    const double tau = geo - geo * geo * tkt;
+    double *up = d->tkacc + PLANE_UP * k;
+    up[0] = tau * tx * tx;
+    up[1] = tau * tx * ty;
+    up[2] = tau * ty * ty;
+    up[3] = geo * tu * tx;
+    up[4] = geo * tu * ty;
+    up[5] = nx * pl.lam;
+    up[6] = ny * pl.lam;
+    double *row = d->trow + 4 * k;
+    row[0] = -nx + geo * tkn * tx;
+    row[1] = -ny + geo * tkn * ty;
+    row[2] = pl.c + nx * ux + ny * uy; /* the right-hand side, kept in the plane's row */
+    row[3] = d->alpha[lp] * ih2 + nx * knx + ny * kny;
+}
+
+/* substitute() for what eliminate_plane() factored. */
+static inline __attribute__((always_inline)) void substitute_plane(struct direct *d, vec3 *x,
+                                                                   size_t k, int move,
+                                                                   double *slope, double *mu,
+                                                                   const int exact)
+{
+    const size_t q = (size_t)d->tparent[k];
+    const uint32_t p = d->order[k], lp = (uint32_t)d->tplink[k];
+    const int npin = (int)(d->tpin_first[k + 1] - d->tpin_first[k]);
+    const int nb = npin + (int)d->tnchild[k];
+    const double *u0 = d->tfac + d->tfac_first[k], *U = u0 + 2, *l0 = U + 6, *L = l0 + 1;
+    const double ex = d->tdx[q].x, ey = d->tdx[q].y, el = d->dlam[lp];
+    const double lam = d->lambda[lp] + el;
+    d->lambda[lp] = lam;
+    const double ux = u0[0] + U[0] * ex + U[1] * ey + U[2] * el;
+    const double uy = u0[1] + U[3] * ex + U[4] * ey + U[5] * el;
+    d->tdx[k] = v3(ux, uy, 0.0);
+    if (exact) { /* what only the last iteration's search needs */
+        *mu = fabs(lam) > *mu ? fabs(lam) : *mu;
+        *slope += d->tmass[k] * ((x[p].x - d->xpred[p].x) * ux + (x[p].y - d->xpred[p].y) * uy);
+    }
+    if (move) {
+        x[p].x += ux;
+        x[p].y += uy;
+    }
+    if (nb) {
+        const double s = l0[0] + L[0] * ex + L[1] * ey + L[2] * el;
+        if (npin) {
+            const uint32_t l = d->tpin[d->tpin_first[k]];
+            const double lp2 = d->lambda[l] + s;
+            *mu = exact && fabs(lp2) > *mu ? fabs(lp2) : *mu;
+            d->lambda[l] = lp2;
+            d->dlam[l] = s;
+        } else {
+            d->dlam[d->tplink[d->tchild_first[k]]] = s;
+        }
+    }
+}
+
+#endif
