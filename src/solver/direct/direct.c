@@ -390,9 +390,11 @@ int direct_owns(const struct direct *d, size_t i)
 void direct_begin(struct direct *d, const vec3 *x, const vec3 *xstart, int others)
 {
     d->others = others;
-    memcpy(d->xstart, xstart, d->npoints * sizeof *x);
+    if (d->cold) /* only a cold start reads where the substep started */
+        memcpy(d->xstart, xstart, d->npoints * sizeof *x);
     memcpy(d->xpred, x, d->npoints * sizeof *x);
-    memcpy(d->xlast, x, d->npoints * sizeof *x);
+    if (others || d->ngpoint) /* only they read where the last iteration left the points */
+        memcpy(d->xlast, x, d->npoints * sizeof *x);
     direct_newton_begin(d);
     for (size_t c = 0; c < d->ntcomp; c++) {
         d->tcomp_kkt[c] = INFINITY; /* a new prediction: nothing measured yet */

@@ -49,12 +49,57 @@ KERNEL void trial_point(struct direct *d, const struct model *m, const vec3 *x, 
     r->f += 0.5 * mass * v3_dot(e, e);
 }
 
+/* trial_point() in the plane (model dims 2): the same measures, without z and with one
+ * division a link. */
+KERNEL void trial_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k,
+                        double alpha, double ih2, struct direct_measure *r)
+{
+    const uint32_t p = d->order[k];
+    const int32_t q = d->tparent[k];
+    const double mass = d->tmass[k], im = m->inv_mass[p];
+    const vec3 xp = v3(x[p].x + alpha * d->tdx[k].x, x[p].y + alpha * d->tdx[k].y, 0.0);
+    const double ex = xp.x - d->xpred[p].x, ey = xp.y - d->xpred[p].y;
+    double *gt = d->tgtrial + 3 * k, gx = gt[0] + mass * ex, gy = gt[1] + mass * ey;
+    gt[0] = gt[1] = 0.0;
+    for (uint32_t s = d->tpin_first[k]; s < d->tpin_first[k + 1]; s++) {
+        const uint32_t l = d->tpin[s];
+        const uint32_t o = m->links[l].a == p ? m->links[l].b : m->links[l].a;
+        struct link_geo lg;
+        link_plane(d, m, l, p, xp, x[o], d->lambda[l] + alpha * d->dlam[l], ih2, &lg);
+        gx -= lg.j[0] * lg.lam;
+        gy -= lg.j[1] * lg.lam;
+        r->kkt += lg.c * lg.c;
+        r->c1 += fabs(lg.c);
+    }
+    if (q >= 0) {
+        const uint32_t l = d->tplink[k];
+        const vec3 xq =
+            v3(x[d->order[q]].x + alpha * d->tdx[q].x, x[d->order[q]].y + alpha * d->tdx[q].y, 0.0);
+        struct link_geo lg;
+        link_plane(d, m, l, p, xp, xq, d->lambda[l] + alpha * d->dlam[l], ih2, &lg);
+        const double jx = lg.j[0] * lg.lam, jy = lg.j[1] * lg.lam;
+        gx -= jx;
+        gy -= jy;
+        double *gq = d->tgtrial + 3 * (size_t)q;
+        gq[0] += jx;
+        gq[1] += jy;
+        r->kkt += lg.c * lg.c;
+        r->c1 += fabs(lg.c);
+    }
+    r->kkt += (gx * gx + gy * gy) * (im * im);
+    r->f += 0.5 * mass * (ex * ex + ey * ey);
+}
+
 struct direct_measure direct_trial_measure(struct direct *d, const struct model *m, const vec3 *x,
                                            size_t k0, size_t k1, double alpha, double ih2)
 {
     struct direct_measure r = {0, 0, 0, 0};
-    for (size_t k = k1; k-- > k0;)
-        trial_point(d, m, x, k, alpha, ih2, &r);
+    if (d->dims == 2)
+        for (size_t k = k1; k-- > k0;)
+            trial_plane(d, m, x, k, alpha, ih2, &r);
+    else
+        for (size_t k = k1; k-- > k0;)
+            trial_point(d, m, x, k, alpha, ih2, &r);
     return r;
 }
 
