@@ -471,7 +471,7 @@ struct direct_measure direct_tree_eliminate(struct direct *d, const struct model
             eliminate_point(d, m, x, k, ih2, scratch, &r, &rg, 2, 0);
     else
         for (size_t k = k1; k-- > k0;)
-            eliminate_point(d, m, x, k, ih2, scratch, &r, &rg, 3, 1);
+            eliminate_point(d, m, x, k, ih2, scratch, &r, &r, 3, 1); /* as before: one sum */
     r.kkt += rg.kkt;
     r.f += rg.f;
     r.c1 += rg.c1;
