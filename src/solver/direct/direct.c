@@ -88,7 +88,8 @@ static struct direct *create(const struct model *m, int symbolic)
     d->tpin = alloc_array(nl, sizeof *d->tpin);
     d->tchild_first = alloc_array(np, sizeof *d->tchild_first);
     d->tnchild = alloc_array(np, sizeof *d->tnchild);
-    d->tsimple = alloc_array(np, sizeof *d->tsimple);
+    d->tkind = alloc_array(np, sizeof *d->tkind);
+    d->tblink = alloc_array(np, sizeof *d->tblink);
     d->trow = alloc_array(4 * np, sizeof *d->trow);
     d->trr = alloc_array(np, sizeof *d->trr);
     d->tmass = alloc_array(np, sizeof *d->tmass);
@@ -113,7 +114,7 @@ static struct direct *create(const struct model *m, int symbolic)
         !d->lambda || !d->n || !d->len || !d->xpred || !d->xlast || !d->xstart || !d->order ||
         !d->parent || !d->parent_link || !d->npins || !d->pin_link || !d->tindex || !d->tparent ||
         !d->tplink || !d->tpin_first || !d->tpin || !d->tchild_first || !d->tnchild || !d->trow ||
-        !d->tsimple || !d->trr || !d->tmass || !d->tcomp_first || !d->tcomp_kkt ||
+        !d->tkind || !d->tblink || !d->trr || !d->tmass || !d->tcomp_first || !d->tcomp_kkt ||
         !d->tcomp_floor || !d->tcomp_kkt0 || !d->tcomp_pending || !d->tkacc || !d->tracc ||
         !d->tgacc || !d->tgtrial || !d->tfac_first || !d->tdx || !d->kacc || !d->racc || !d->dx ||
         !d->dlam || !d->gpoint || !d->graph_link)
@@ -179,7 +180,8 @@ void direct_destroy(struct direct *d)
     free(d->tpin);
     free(d->tchild_first);
     free(d->tnchild);
-    free(d->tsimple);
+    free(d->tkind);
+    free(d->tblink);
     free(d->trow);
     free(d->trr);
     free(d->tmass);
@@ -328,7 +330,14 @@ static void number_trees(struct direct *d, const struct model *m)
     d->tfac_first[0] = 0;
     for (size_t k = 0; k < d->ntree; k++) {
         const size_t nb = d->tpin_first[k + 1] - d->tpin_first[k] + d->tnchild[k];
-        d->tsimple[k] = d->tparent[k] >= 0 && nb <= 1;
+        const int pin = d->tpin_first[k + 1] > d->tpin_first[k];
+        d->tkind[k] = d->tparent[k] < 0 || nb > 1 ? TREE_GENERAL
+                      : nb == 0                   ? TREE_NONE
+                      : pin                       ? TREE_PIN
+                                                  : TREE_CHILD;
+        d->tblink[k] = d->tkind[k] == TREE_PIN     ? d->tpin[d->tpin_first[k]]
+                       : d->tkind[k] == TREE_CHILD ? (uint32_t)d->tplink[d->tchild_first[k]]
+                                                   : UINT32_MAX;
         d->tfac_first[k + 1] = d->tfac_first[k] + (nb + dim) * (dim + 2);
     }
 }

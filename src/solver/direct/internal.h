@@ -11,6 +11,11 @@
 
 #include "solver/direct/direct.h"
 
+/* How a tree point is eliminated (direct->tkind): by the general kernel, or in closed form
+ * when it has a parent and at most one multiplier of its own, which is then none, its one
+ * child's link or its one link to a pin. */
+enum tree_kind { TREE_GENERAL, TREE_NONE, TREE_CHILD, TREE_PIN };
+
 /* What solves a link (direct->owner). */
 enum direct_owner {
     OWNER_NONE,  /* left to the Gauss-Seidel pass (direct_owns is 0) */
@@ -67,8 +72,8 @@ struct direct {
     uint32_t *tpin;         /* [nlinks] */
     uint32_t *tchild_first; /* [npoints] k's children are tchild_first[k] + [0, tnchild[k]) */
     uint32_t *tnchild;      /* [npoints] */
-    unsigned char *tsimple; /* [npoints] k has a parent and at most one block multiplier: it is
-                               eliminated in closed form (solver/direct/tree.c) */
+    unsigned char *tkind;   /* [npoints] enum tree_kind of k */
+    uint32_t *tblink;       /* [npoints] the link of k's one multiplier (TREE_CHILD, TREE_PIN) */
     double *tmass;          /* [npoints] mass of order[k], kg */
     size_t ntcomp;          /* tree components */
     uint32_t *tcomp_first;  /* [npoints + 1] component c is k in [tcomp_first[c], [c+1]) */

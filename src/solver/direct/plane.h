@@ -45,15 +45,14 @@ eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k
 {
     const uint32_t p = d->order[k];
     const size_t q = (size_t)d->tparent[k];
-    const int npin = (int)(d->tpin_first[k + 1] - d->tpin_first[k]);
-    const int nb = npin + (int)d->tnchild[k];
+    const int kind = d->tkind[k], nb = kind != TREE_NONE;
     const double mass = d->tmass[k], im = m->inv_mass[p];
     const double ex = x[p].x - d->xpred[p].x, ey = x[p].y - d->xpred[p].y;
     const double ax = fabs(x[p].x), ay = fabs(x[p].y);
     r->scale = ax > r->scale ? ax : r->scale;
     r->scale = ay > r->scale ? ay : r->scale;
     double k00 = mass, k01 = 0.0, k11 = mass, gx = mass * ex, gy = mass * ey, rx = 0.0, ry = 0.0;
-    if (d->tnchild[k]) {
+    if (kind == TREE_CHILD) {
         const double *up = d->tkacc + PLANE_UP * (size_t)d->tchild_first[k];
         k00 += up[0];
         k01 = up[1];
@@ -64,8 +63,8 @@ eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k
         gy += up[6];
     }
     double jx = 0.0, jy = 0.0, ar = 0.0, rr = 0.0;
-    if (npin) {
-        const uint32_t l = d->tpin[d->tpin_first[k]];
+    if (kind == TREE_PIN) {
+        const uint32_t l = d->tblink[k];
         const uint32_t o = m->links[l].a == p ? m->links[l].b : m->links[l].a;
         struct link_geo lg;
         link_plane(d, m, l, p, x[p], x[o], d->lambda[l], ih2, &lg);
@@ -81,7 +80,7 @@ eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k
         r->kkt += lg.c * lg.c;
         if (exact)
             r->c1 += fabs(lg.c);
-    } else if (nb) {
+    } else if (kind == TREE_CHILD) {
         const double *row = d->trow + 4 * (size_t)d->tchild_first[k];
         jx = row[0];
         jy = row[1];
@@ -164,8 +163,7 @@ static inline __attribute__((always_inline)) void substitute_plane(struct direct
 {
     const size_t q = (size_t)d->tparent[k];
     const uint32_t p = d->order[k], lp = (uint32_t)d->tplink[k];
-    const int npin = (int)(d->tpin_first[k + 1] - d->tpin_first[k]);
-    const int nb = npin + (int)d->tnchild[k];
+    const int kind = d->tkind[k];
     const double *u0 = d->tfac + d->tfac_first[k], *U = u0 + 2, *l0 = U + 6, *L = l0 + 1;
     const double ex = d->tdx[q].x, ey = d->tdx[q].y, el = d->dlam[lp];
     const double lam = d->lambda[lp] + el;
@@ -181,16 +179,14 @@ static inline __attribute__((always_inline)) void substitute_plane(struct direct
         x[p].x += ux;
         x[p].y += uy;
     }
-    if (nb) {
+    if (kind != TREE_NONE) {
+        const uint32_t l = d->tblink[k];
         const double s = l0[0] + L[0] * ex + L[1] * ey + L[2] * el;
-        if (npin) {
-            const uint32_t l = d->tpin[d->tpin_first[k]];
+        d->dlam[l] = s;
+        if (kind == TREE_PIN) { /* a child's link is its own point's parent link, summed there */
             const double lp2 = d->lambda[l] + s;
             *mu = exact && fabs(lp2) > *mu ? fabs(lp2) : *mu;
             d->lambda[l] = lp2;
-            d->dlam[l] = s;
-        } else {
-            d->dlam[d->tplink[d->tchild_first[k]]] = s;
         }
     }
 }

@@ -450,7 +450,7 @@ KERNEL void eliminate_point(struct direct *d, const struct model *m, const vec3 
                             double ih2, double *scratch, struct direct_measure *r,
                             struct direct_measure *rg, const int dim, const int exact)
 {
-    if (d->tsimple[k]) {
+    if (d->tkind[k] != TREE_GENERAL) {
         if (dim == 2)
             eliminate_plane(d, m, x, k, ih2, r, exact);
         else
@@ -540,13 +540,13 @@ void direct_tree_substitute(struct direct *d, vec3 *x, size_t k0, size_t k1, int
     double s = 0.0, big = 0.0;
     if (d->dims == 2 && move && d->last)
         for (size_t k = k0; k < k1; k++)
-            if (d->tsimple[k])
+            if (d->tkind[k] != TREE_GENERAL)
                 substitute_plane(d, x, k, move, &s, &big, 1);
             else
                 substitute(d, x, k, move, &s, &big, 2);
     else if (d->dims == 2)
         for (size_t k = k0; k < k1; k++)
-            if (d->tsimple[k])
+            if (d->tkind[k] != TREE_GENERAL)
                 substitute_plane(d, x, k, move, &s, &big, 0);
             else
                 substitute(d, x, k, move, &s, &big, 2);
