@@ -18,6 +18,11 @@
  * read-modify-writes. A branching point sums its children's into its accumulators here. */
 #define PLANE_UP 9
 
+/* A plane point's factors, from tfac_first[k] (room for 12): u0 (2), geo K't (2), K'n (2) and
+ * t (2), with which its step is u0 + U e = u0 + geo K't (t.dx_q) + K'n dl, since
+ * K' - K'n n^T = K't t^T; then, when it has a multiplier of its own, l0, and L e as
+ * w (t.dx_q) + L_l dl (w = -geo W.t / S, L_l = -W.n / S). */
+
 static inline void plane_gather(const struct direct *d, size_t k, double *ka, double *ra,
                                 double *ga)
 {
@@ -104,20 +109,18 @@ eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k
     rx -= gx;
     ry -= gy;
     const double det = k00 * k11 - k01 * k01;
-    double p00, p01, p11, ux, uy;                                                 /* K', then u0 */
-    double *u = d->tfac + d->tfac_first[k], *U = u + 2, *l0 = U + 6, *L = l0 + 1; /* plane's */
+    double p00, p01, p11, ux, uy;           /* K', then u0 */
+    double *f = d->tfac + d->tfac_first[k]; /* the factors, as above */
     if (nb) {
         const double ax_ = k11 * jx - k01 * jy, ay_ = k00 * jy - k01 * jx; /* a = adj(K) j */
         const double qs = ar * det + jx * ax_ + jy * ay_;
-        const double inv = 1.0 / (det * qs), wsx = ax_ * det * inv, wsy = ay_ * det * inv;
+        const double inv = 1.0 / (det * qs), iq = det * inv, wsx = ax_ * iq, wsy = ay_ * iq;
         p00 = (qs * k11 - ax_ * ax_) * inv;
         p01 = (-qs * k01 - ax_ * ay_) * inv;
         p11 = (qs * k00 - ay_ * ay_) * inv;
-        l0[0] = -(rr * det * det * inv + wsx * rx + wsy * ry);
-        const double wt = -geo * (wsx * tx + wsy * ty);
-        L[0] = wt * tx;
-        L[1] = wt * ty;
-        L[2] = -(wsx * nx + wsy * ny);
+        f[8] = -(rr * det * iq + wsx * rx + wsy * ry);
+        f[9] = -geo * (wsx * tx + wsy * ty);
+        f[10] = -(wsx * nx + wsy * ny);
         ux = p00 * rx + p01 * ry - wsx * rr;
         uy = p01 * rx + p11 * ry - wsy * rr;
     } else {
@@ -129,16 +132,16 @@ eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k
         uy = p01 * rx + p11 * ry;
     }
     const double knx = p00 * nx + p01 * ny, kny = p01 * nx + p11 * ny; /* K'n */
-    u[0] = ux;
-    u[1] = uy;
-    U[0] = geo * (p00 - knx * nx); /* U = -K'B = [geo (K' - K'n n^T) | K'n] */
-    U[1] = geo * (p01 - knx * ny);
-    U[2] = knx;
-    U[3] = geo * (p01 - kny * nx);
-    U[4] = geo * (p11 - kny * ny);
-    U[5] = kny;
-    const double tkt = tx * (p00 * tx + p01 * ty) + ty * (p01 * tx + p11 * ty);
-    const double tkn = tx * knx + ty * kny, tu = tx * ux + ty * uy;
+    const double ktx = p00 * tx + p01 * ty, kty = p01 * tx + p11 * ty; /* K't */
+    f[0] = ux;
+    f[1] = uy;
+    f[2] = geo * ktx;
+    f[3] = geo * kty;
+    f[4] = knx;
+    f[5] = kny;
+    f[6] = tx;
+    f[7] = ty;
+    const double tkt = tx * ktx + ty * kty, tkn = tx * knx + ty * kny, tu = tx * ux + ty * uy;
     const double tau = geo - geo * geo * tkt;
     double *up = d->tkacc + PLANE_UP * k;
     up[0] = tau * tx * tx;
@@ -155,7 +158,8 @@ eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k
     row[3] = d->alpha[lp] * ih2 + nx * knx + ny * kny;
 }
 
-/* substitute() for what eliminate_plane() factored. */
+/* substitute() for what eliminate_plane() factored: with te = t.dx_q, the point's step
+ * u0 + geo K't te + K'n dl and its multiplier's l0 + w te + L dl. */
 static inline __attribute__((always_inline)) void substitute_plane(struct direct *d, vec3 *x,
                                                                    size_t k, int move,
                                                                    double *slope, double *mu,
@@ -164,12 +168,11 @@ static inline __attribute__((always_inline)) void substitute_plane(struct direct
     const size_t q = (size_t)d->tparent[k];
     const uint32_t p = d->order[k], lp = (uint32_t)d->tplink[k];
     const int kind = d->tkind[k];
-    const double *u0 = d->tfac + d->tfac_first[k], *U = u0 + 2, *l0 = U + 6, *L = l0 + 1;
-    const double ex = d->tdx[q].x, ey = d->tdx[q].y, el = d->dlam[lp];
+    const double *f = d->tfac + d->tfac_first[k];
+    const double el = d->dlam[lp], te = f[6] * d->tdx[q].x + f[7] * d->tdx[q].y;
     const double lam = d->lambda[lp] + el;
     d->lambda[lp] = lam;
-    const double ux = u0[0] + U[0] * ex + U[1] * ey + U[2] * el;
-    const double uy = u0[1] + U[3] * ex + U[4] * ey + U[5] * el;
+    const double ux = f[0] + f[2] * te + f[4] * el, uy = f[1] + f[3] * te + f[5] * el;
     d->tdx[k] = v3(ux, uy, 0.0);
     if (exact) { /* what only the last iteration's search needs */
         *mu = fabs(lam) > *mu ? fabs(lam) : *mu;
@@ -181,7 +184,7 @@ static inline __attribute__((always_inline)) void substitute_plane(struct direct
     }
     if (kind != TREE_NONE) {
         const uint32_t l = d->tblink[k];
-        const double s = l0[0] + L[0] * ex + L[1] * ey + L[2] * el;
+        const double s = f[8] + f[9] * te + f[10] * el;
         d->dlam[l] = s;
         if (kind == TREE_PIN) { /* a child's link is its own point's parent link, summed there */
             const double lp2 = d->lambda[l] + s;
