@@ -139,7 +139,8 @@ struct model *bench_direct_model(int shape, long n, int global, int iterations)
                       : shape == CLOTH ? cloth(n, iterations)
                                        : hair(n, iterations);
     if (m) {
-        m->global = global;
+        m->global = global != 0;
+        m->global_matrix = global == 2 ? MATRIX_FIXED : MATRIX_NEWTON;
         m->steps = 1;
     }
     return m;
