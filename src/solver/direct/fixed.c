@@ -34,30 +34,34 @@ static double free_mass(const struct model *m, const struct direct *d, uint32_t 
     return direct_in_system(d, p) ? 1.0 / m->inv_mass[p] : 0.0;
 }
 
-/* Runs body for each link l of graph component c (lk_: the link). */
-#define FOR_COMP_LINKS(d, m, c, l, ...)                                                            \
-    for (uint32_t j_ = (d)->gcomp_lfirst[c]; j_ < (d)->gcomp_lfirst[(c) + 1]; j_++) {              \
-        const uint32_t l = (d)->graph_link[j_];                                                    \
-        const struct link *lk_ = &(m)->links[l];                                                   \
-        __VA_ARGS__                                                                                \
-    }
-
-/* The weights and component c's matrix, factored. -1 when a signal asked the run to stop. */
+/* The weights, the links' records and component c's matrix, factored. -1 when a signal
+ * asked the run to stop. */
 static int factor(struct direct *d, const struct model *m, size_t c, double h)
 {
-    const double ih2 = 1.0 / (h * h), wr = RIGID_WEIGHT;
+    const double ih2 = 1.0 / (h * h);
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++)
         d->kacc[9 * (size_t)d->gpoint[k]] = 1.0 / m->inv_mass[d->gpoint[k]];
-    FOR_COMP_LINKS(d, m, c, l, {
-        const double ma = free_mass(m, d, lk_->a), mb = free_mass(m, d, lk_->b);
-        const double cap = wr * (ma + mb) / ((ma > 0.0) + (mb > 0.0));
+    for (uint32_t j = d->gcomp_lfirst[c]; j < d->gcomp_lfirst[c + 1]; j++) {
+        const uint32_t l = d->graph_link[j];
+        const struct link *lk = &m->links[l];
+        const double ma = free_mass(m, d, lk->a), mb = free_mass(m, d, lk->b);
+        const double cap = RIGID_WEIGHT * (ma + mb) / ((ma > 0.0) + (mb > 0.0));
         const double a = d->alpha[l] * ih2;
-        d->lw[l] = a > 0.0 && 1.0 / a < cap ? 1.0 / a : cap;
+        const double w = a > 0.0 && 1.0 / a < cap ? 1.0 / a : cap;
+        d->lw[l] = w;
         if (ma > 0.0)
-            d->kacc[9 * (size_t)lk_->a] += d->lw[l];
+            d->kacc[9 * (size_t)lk->a] += w;
         if (mb > 0.0)
-            d->kacc[9 * (size_t)lk_->b] += d->lw[l];
-    })
+            d->kacc[9 * (size_t)lk->b] += w;
+        struct fixed_link *f = &d->flink[j];
+        f->a = lk->a;
+        f->b = lk->b;
+        f->link = l;
+        f->free = (unsigned char)((ma > 0.0) | (mb > 0.0) << 1);
+        f->rest = lk->rest;
+        f->w = w;
+        f->aw = a * w; /* 0 for a rigid link: its z is held at rest length */
+    }
     direct_graph_values(d, m, c);
     if (direct_ldl_factor(d, c))
         return -1;
@@ -66,49 +70,64 @@ static int factor(struct direct *d, const struct model *m, size_t c, double h)
 }
 
 /* The duals the multipliers imply, along the links' directions at x. */
-static void start_duals(struct direct *d, const struct model *m, size_t c, const vec3 *x)
+static void start_duals(struct direct *d, size_t c, const vec3 *x)
 {
-    FOR_COMP_LINKS(d, m, c, l, {
-        const vec3 v = v3_sub(x[lk_->b], x[lk_->a]);
+    for (uint32_t j = d->gcomp_lfirst[c]; j < d->gcomp_lfirst[c + 1]; j++) {
+        struct fixed_link *f = &d->flink[j];
+        const vec3 v = v3_sub(x[f->b], x[f->a]);
         const double len = v3_len(v);
         const vec3 n = len > 0.0 ? v3_scale(v, 1.0 / len) : v3(1, 0, 0);
-        d->lu[l] = v3_scale(n, -d->lambda[l] / d->lw[l]);
-    })
+        f->u = v3_scale(n, -d->lambda[f->link] / f->w);
+    }
 }
 
-/* Adds f to point p's right-hand sides (rhs[dims u + i]), if p is an unknown. */
-static void add_to(struct direct *d, uint32_t p, vec3 f)
+/* The local step over c's links, their forces w (z - u) gathered by point into racc (a
+ * pinned end's position moves to its free end's share), and the global step's right-hand
+ * side rhs[dims u + i] = m x* + those forces. */
+static void local_step(struct direct *d, const struct model *m, size_t c, const vec3 *x)
 {
-    if (!direct_in_system(d, p))
-        return;
-    double *r = d->rhs + (size_t)d->dims * d->uidx[p];
-    r[0] += f.x;
-    r[1] += f.y;
-    if (d->dims == 3)
-        r[2] += f.z;
-}
-
-/* The local step over c's links and the global step's right-hand side. */
-static void local_step(struct direct *d, const struct model *m, size_t c, const vec3 *x, double ih2)
-{
+    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
+        double *g = d->racc + 3 * (size_t)d->gpoint[k];
+        g[0] = g[1] = g[2] = 0.0;
+    }
+    for (uint32_t j = d->gcomp_lfirst[c]; j < d->gcomp_lfirst[c + 1]; j++) {
+        struct fixed_link *f = &d->flink[j];
+        const vec3 xa = x[f->a], xb = x[f->b];
+        const vec3 v = v3_add(v3_sub(xb, xa), f->u);
+        const double s0 = v3_len(v);
+        const double s = (f->rest + f->aw * s0) / (1.0 + f->aw);
+        f->z = s0 > 0.0 ? v3_scale(v, s / s0) : v3(s, 0, 0);
+        const vec3 t = v3_scale(v3_sub(f->z, f->u), f->w);
+        if (f->free & 2) {
+            const vec3 fb = f->free & 1 ? t : v3_add(t, v3_scale(xa, f->w));
+            double *g = d->racc + 3 * (size_t)f->b;
+            g[0] += fb.x, g[1] += fb.y, g[2] += fb.z;
+        }
+        if (f->free & 1) {
+            const vec3 fa = f->free & 2 ? t : v3_sub(t, v3_scale(xb, f->w));
+            double *g = d->racc + 3 * (size_t)f->a;
+            g[0] -= fa.x, g[1] -= fa.y, g[2] -= fa.z;
+        }
+    }
     const size_t dim = (size_t)d->dims;
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
         const uint32_t p = d->gpoint[k];
+        const double mass = 1.0 / m->inv_mass[p], *g = d->racc + 3 * (size_t)p;
+        double *r = d->rhs + dim * d->uidx[p];
         for (size_t i = 0; i < dim; i++)
-            d->rhs[dim * d->uidx[p] + i] = v3_comp(d->xpred[p], (int)i) / m->inv_mass[p];
+            r[i] = mass * v3_comp(d->xpred[p], (int)i) + g[i];
     }
-    FOR_COMP_LINKS(d, m, c, l, {
-        const double w = d->lw[l], a = d->alpha[l] * ih2, rest = lk_->rest;
-        const vec3 v = v3_add(v3_sub(x[lk_->b], x[lk_->a]), d->lu[l]);
-        const double s0 = v3_len(v);
-        const double s = a > 0.0 ? (rest + a * w * s0) / (1.0 + a * w) : rest;
-        d->lz[l] = s0 > 0.0 ? v3_scale(v, s / s0) : v3(s, 0, 0);
-        const vec3 f = v3_scale(v3_sub(d->lz[l], d->lu[l]), w);
-        /* a pinned end's position moves to the right-hand side */
-        const int fa = direct_in_system(d, lk_->a), fb = direct_in_system(d, lk_->b);
-        add_to(d, lk_->b, fa ? f : v3_add(f, v3_scale(x[lk_->a], w)));
-        add_to(d, lk_->a, v3_scale(fb ? f : v3_sub(f, v3_scale(x[lk_->b], w)), -1.0));
-    })
+}
+
+/* The dual step, and the multipliers it implies. */
+static void dual_step(struct direct *d, size_t c, const vec3 *x)
+{
+    for (uint32_t j = d->gcomp_lfirst[c]; j < d->gcomp_lfirst[c + 1]; j++) {
+        struct fixed_link *f = &d->flink[j];
+        f->u = v3_add(f->u, v3_sub(v3_sub(x[f->b], x[f->a]), f->z));
+        const double zl = v3_len(f->z);
+        d->lambda[f->link] = zl > 0.0 ? -f->w * v3_dot(f->u, f->z) / zl : 0.0;
+    }
 }
 
 void direct_fixed_component(struct direct *d, const struct model *m, size_t c, vec3 *x, double h)
@@ -123,18 +142,14 @@ void direct_fixed_component(struct direct *d, const struct model *m, size_t c, v
             return; /* a signal: the run stops after this step */
     }
     if (gc->fresh)
-        start_duals(d, m, c, x);
+        start_duals(d, c, x);
     gc->fresh = 0;
-    local_step(d, m, c, x, 1.0 / (h * h));
+    local_step(d, m, c, x);
     direct_ldl_solve_many(d, c, d->rhs, d->dims);
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
         const uint32_t p = d->gpoint[k];
         const double *r = d->rhs + (size_t)d->dims * d->uidx[p];
         x[p] = v3(r[0], r[1], d->dims == 3 ? r[2] : x[p].z);
     }
-    FOR_COMP_LINKS(d, m, c, l, {
-        d->lu[l] = v3_add(d->lu[l], v3_sub(v3_sub(x[lk_->b], x[lk_->a]), d->lz[l]));
-        const double zl = v3_len(d->lz[l]);
-        d->lambda[l] = zl > 0.0 ? -d->lw[l] * v3_dot(d->lu[l], d->lz[l]) / zl : 0.0;
-    })
+    dual_step(d, c, x);
 }

@@ -255,8 +255,7 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
     d->nf = calloc(nl + 1, sizeof *d->nf);
     d->laf = calloc(nl + 1, sizeof *d->laf);
     d->lw = calloc(nl + 1, sizeof *d->lw);
-    d->lz = calloc(nl + 1, sizeof *d->lz);
-    d->lu = calloc(nl + 1, sizeof *d->lu);
+    d->flink = calloc(nl + 1, sizeof *d->flink);
     d->ap = calloc(umax + 1, sizeof *d->ap);
     d->adiag = calloc(umax + 1, sizeof *d->adiag);
     d->rhs = calloc(umax + 1, sizeof *d->rhs);
@@ -271,7 +270,7 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
     uint32_t *mark = calloc(np + 1, sizeof *mark);
     if (!d->gorder || !d->grank || !d->gkeys || !d->uidx || !d->gcomp_pfirst || !d->gcomp_ufirst ||
         !d->gcomp_lfirst || !d->gcomp_state || !d->lgeo || !d->la || !d->lc || !d->nf || !d->laf ||
-        !d->lw || !d->lz || !d->lu || !d->ap || !d->adiag || !d->rhs || !d->etree || !d->lnz ||
+        !d->lw || !d->flink || !d->ap || !d->adiag || !d->rhs || !d->etree || !d->lnz ||
         !d->lflag || !d->lfill || !d->lpattern || !d->lp || !d->ld || !d->ly || !mark) {
         free(mark);
         return -1;
@@ -355,8 +354,7 @@ void direct_graph_destroy(struct direct *d)
     free(d->nf);
     free(d->laf);
     free(d->lw);
-    free(d->lz);
-    free(d->lu);
+    free(d->flink);
     free(d->ap);
     free(d->ai);
     free(d->ax);

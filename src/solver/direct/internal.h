@@ -24,6 +24,16 @@ struct direct_keyed {
     uint32_t point;
 };
 
+/* A link of a component with loops as solver/direct/fixed.c iterates it, in graph_link's
+ * order: what it reads, flat, and its ADMM state. */
+struct fixed_link {
+    uint32_t a, b;      /* its ends */
+    uint32_t link;      /* its index */
+    unsigned char free; /* bit 0: a is an unknown, bit 1: b is */
+    double rest, w, aw; /* rest length, m; weight, kg; compliance / h^2 times w */
+    vec3 z, u;          /* split variable (the link's vector) and scaled dual, m */
+};
+
 /* A component with loops between iterations. */
 struct graph_comp {
     int factored;          /* 1 while the factor may serve the next iteration */
@@ -114,7 +124,7 @@ struct direct {
     vec3 *nf;                       /* [nlinks] directions the current factor was made with */
     double *laf;                    /* [nlinks] and penalties */
     double *lw;                     /* [nlinks] "fixed": the link's weight in the matrix, kg */
-    vec3 *lz, *lu;                  /* [nlinks] "fixed": its ADMM split and scaled dual, m */
+    struct fixed_link *flink;       /* [nlinks] "fixed": graph_link[j]'s record, by j */
     uint32_t *ap, *ai;              /* [max unknowns + 1], [max entries]: strictly upper part */
     double *ax, *adiag, *rhs;       /* [max entries], [max unknowns], [max unknowns] */
     int32_t *etree;                 /* [max unknowns] elimination tree */
