@@ -65,37 +65,71 @@ void direct_ldl_solve(const struct direct *d, size_t c, double *x)
             x[j] -= d->lx[q] * x[d->li[q]];
 }
 
-/* direct_ldl_solve on k right-hand sides interleaved (x[k j + i]); k a constant where it is
- * inlined, so one pass over L serves all k. */
-static inline void solve_k(const struct direct *d, size_t c, double *x, size_t k)
+/* direct_ldl_solve on three right-hand sides interleaved (x[3 j + i]): one pass over L serves
+ * all three, their values in registers. */
+static void solve3(const struct direct *d, size_t c, double *restrict x)
 {
     const size_t u0 = d->gcomp_ufirst[c], n = d->gcomp_ufirst[c + 1];
-    for (size_t j = u0; j < n; j++)
-        for (size_t q = d->lp[j]; q < d->lp[j + 1]; q++) {
-            const double l = d->lx[q];
-            double *xi = x + k * d->li[q];
-            for (size_t i = 0; i < k; i++)
-                xi[i] -= l * x[k * j + i];
+    const size_t *lp = d->lp;
+    const uint32_t *restrict li = d->li;
+    const double *restrict lx = d->lx;
+    for (size_t j = u0; j < n; j++) {
+        const double y0 = x[3 * j], y1 = x[3 * j + 1], y2 = x[3 * j + 2];
+        for (size_t q = lp[j]; q < lp[j + 1]; q++) {
+            double *xi = x + 3 * (size_t)li[q];
+            const double l = lx[q];
+            xi[0] -= l * y0;
+            xi[1] -= l * y1;
+            xi[2] -= l * y2;
         }
-    for (size_t j = u0; j < n; j++)
-        for (size_t i = 0; i < k; i++)
-            x[k * j + i] /= d->ld[j];
+    }
     for (size_t j = n; j-- > u0;) {
-        double s[3] = {x[k * j], x[k * j + 1], k > 2 ? x[k * j + 2] : 0.0};
-        for (size_t q = d->lp[j]; q < d->lp[j + 1]; q++) {
-            const double l = d->lx[q], *xi = x + k * d->li[q];
-            for (size_t i = 0; i < k; i++)
-                s[i] -= l * xi[i];
+        const double id = 1.0 / d->ld[j];
+        double s0 = x[3 * j] * id, s1 = x[3 * j + 1] * id, s2 = x[3 * j + 2] * id;
+        for (size_t q = lp[j]; q < lp[j + 1]; q++) {
+            const double *xi = x + 3 * (size_t)li[q];
+            const double l = lx[q];
+            s0 -= l * xi[0];
+            s1 -= l * xi[1];
+            s2 -= l * xi[2];
         }
-        for (size_t i = 0; i < k; i++)
-            x[k * j + i] = s[i];
+        x[3 * j] = s0;
+        x[3 * j + 1] = s1;
+        x[3 * j + 2] = s2;
+    }
+}
+
+/* The same for two (2D). */
+static void solve2(const struct direct *d, size_t c, double *restrict x)
+{
+    const size_t u0 = d->gcomp_ufirst[c], n = d->gcomp_ufirst[c + 1];
+    const size_t *lp = d->lp;
+    const uint32_t *restrict li = d->li;
+    const double *restrict lx = d->lx;
+    for (size_t j = u0; j < n; j++) {
+        const double y0 = x[2 * j], y1 = x[2 * j + 1];
+        for (size_t q = lp[j]; q < lp[j + 1]; q++) {
+            double *xi = x + 2 * (size_t)li[q];
+            xi[0] -= lx[q] * y0;
+            xi[1] -= lx[q] * y1;
+        }
+    }
+    for (size_t j = n; j-- > u0;) {
+        const double id = 1.0 / d->ld[j];
+        double s0 = x[2 * j] * id, s1 = x[2 * j + 1] * id;
+        for (size_t q = lp[j]; q < lp[j + 1]; q++) {
+            s0 -= lx[q] * x[2 * (size_t)li[q]];
+            s1 -= lx[q] * x[2 * (size_t)li[q] + 1];
+        }
+        x[2 * j] = s0;
+        x[2 * j + 1] = s1;
     }
 }
 
 void direct_ldl_solve_many(const struct direct *d, size_t c, double *x, int k)
 {
     if (k == 3)
-        solve_k(d, c, x, 3);
+        solve3(d, c, x);
     else
-        solve_k(d, c, x, 2);
+        solve2(d, c, x);
 }
