@@ -80,8 +80,8 @@ START_TEST(test_fixed_converges_to_newton)
 }
 END_TEST
 
-/* The matrix is factored on the first step, kept while the links do not change, and made
- * again when a link is removed. */
+/* The matrix is factored on the first step; after that only when residual balancing
+ * rescales the weights (at most once a step) or a link is removed. */
 START_TEST(test_fixed_factors_once)
 {
     m = tu_curtain(10, 0.05, 0);
@@ -91,10 +91,14 @@ START_TEST(test_fixed_factors_once)
     ck_assert_ptr_nonnull(s);
     solver_step(m, s);
     ck_assert_int_eq(direct_get_stats(s->cache->direct)->factorizations, 1);
-    for (int k = 0; k < 20; k++) {
+    long total = 0;
+    for (int k = 0; k < 240; k++) {
         solver_step(m, s);
-        ck_assert_int_eq(direct_get_stats(s->cache->direct)->factorizations, 0);
+        const long f = direct_get_stats(s->cache->direct)->factorizations;
+        ck_assert_int_le(f, 1);
+        total += f;
     }
+    ck_assert_msg(total <= 24, "%ld factorisations in 240 steps", total); /* measured 2 */
     s->alive[5] = 0;
     solver_topology_changed(m, s, SOLVER_CHANGED_LINKS | SOLVER_CHANGED_FREE);
     solver_step(m, s);

@@ -9,9 +9,10 @@
  *   dual:   u_l += x_b - x_a - z_l, and the multiplier lambda_l = -w_l u_l . z_l / |z_l|.
  * At its fixed point x_b - x_a = z_l and w_l u_l is the link's force, so x is the exact
  * closest point the Newton step (solver/direct/newton.c) converges to: the weights change how
- * fast, never where. The matrix depends only on the masses, the links and h, so it is
- * factored once per topology (direct_graph_analyse clears it) and substep length; an
- * iteration is local work over the links and the solves. */
+ * fast, never where. The matrix depends only on the masses, the links, h and the weights'
+ * scale, so it is factored once per topology (direct_graph_analyse clears it), substep length
+ * and scale (residual balancing, below, changes it by 2 at most once a substep); an iteration
+ * is local work over the links and the solves. */
 #define _POSIX_C_SOURCE 200809L /* core/stop.h: struct sigaction */
 #include "solver/direct/fixed.h"
 
@@ -23,11 +24,19 @@
 #include "solver/direct/ldl.h"
 
 /* A rigid link's weight, and the most a compliant one gets, relative to the mean mass of its
- * free ends: larger holds the links faster and moves the body slower. Measured on the
- * benchmark cloths at 10 iterations (stretch 40 x 40 / 100 x 100): 10: 0.057 / 0.36, 100: 0.14
- * / 0.12, 1000: 0.020 / 0.0051, 1e4: 0.13 / 0.0061, 1e5: 0.35 / 0.0064; smaller converges
- * faster in the long run (30 000 iterations leave 1e-8 m at 100 where 1000 leaves 2.5e-7 m). */
-#define RIGID_WEIGHT 1000.0
+ * free ends, before residual balancing scales it: larger holds the links faster and moves the
+ * body slower. */
+#define RIGID_WEIGHT 10.0
+/* Residual balancing (Boyd et al. 2011, section 3.4.1), once a substep after its last
+ * iteration: when the primal residual max |x_b - x_a - z| is BAL_MU times the dual one (the
+ * last change of z, times w over the ends' mass), the weights are multiplied by BAL_TAU (or
+ * divided, the other way round), within [BAL_MIN, BAL_MAX], and the matrix factored again at
+ * the next iteration. One weight for every body and time step held some bodies at a tenth of
+ * Gauss-Seidel's stretch and left others far more stretched than it (docs/internals.md). */
+#define BAL_MU 10.0
+#define BAL_TAU 2.0
+#define BAL_MIN 1e-3
+#define BAL_MAX 1e4
 
 static double free_mass(const struct model *m, const struct direct *d, uint32_t p)
 {
@@ -45,7 +54,8 @@ static int factor(struct direct *d, const struct model *m, size_t c, double h)
         const uint32_t l = d->graph_link[j];
         const struct link *lk = &m->links[l];
         const double ma = free_mass(m, d, lk->a), mb = free_mass(m, d, lk->b);
-        const double cap = RIGID_WEIGHT * (ma + mb) / ((ma > 0.0) + (mb > 0.0));
+        const double cap =
+            d->gcomp_state[c].fixed_scale * RIGID_WEIGHT * (ma + mb) / ((ma > 0.0) + (mb > 0.0));
         const double a = d->alpha[l] * ih2;
         const double w = a > 0.0 && 1.0 / a < cap ? 1.0 / a : cap;
         d->lw[l] = w;
@@ -60,7 +70,9 @@ static int factor(struct direct *d, const struct model *m, size_t c, double h)
         f->free = (unsigned char)((ma > 0.0) | (mb > 0.0) << 1);
         f->rest = lk->rest;
         f->w = w;
-        f->aw = a * w; /* 0 for a rigid link: its z is held at rest length */
+        f->aw = a * w;
+        f->m = (ma + mb) /
+               ((ma > 0.0) + (mb > 0.0)); /* 0 for a rigid link: its z is held at rest length */
     }
     direct_graph_values(d, m, c);
     if (direct_ldl_factor(d, c))
@@ -96,7 +108,9 @@ static void local_step(struct direct *d, const struct model *m, size_t c, const 
         const vec3 v = v3_add(v3_sub(xb, xa), f->u);
         const double s0 = v3_len(v);
         const double s = (f->rest + f->aw * s0) / (1.0 + f->aw);
+        const vec3 zold = f->z;
         f->z = s0 > 0.0 ? v3_scale(v, s / s0) : v3(s, 0, 0);
+        f->dz = v3_len(v3_sub(f->z, zold)) * f->w / f->m;
         const vec3 t = v3_scale(v3_sub(f->z, f->u), f->w);
         if (f->free & 2) {
             const vec3 fb = f->free & 1 ? t : v3_add(t, v3_scale(xa, f->w));
@@ -120,14 +134,31 @@ static void local_step(struct direct *d, const struct model *m, size_t c, const 
 }
 
 /* The dual step, and the multipliers it implies. */
-static void dual_step(struct direct *d, size_t c, const vec3 *x)
+static void dual_step(struct direct *d, size_t c, const vec3 *x, struct graph_comp *gc)
 {
+    double r = 0.0, sd = 0.0;
     for (uint32_t j = d->gcomp_lfirst[c]; j < d->gcomp_lfirst[c + 1]; j++) {
         struct fixed_link *f = &d->flink[j];
-        f->u = v3_add(f->u, v3_sub(v3_sub(x[f->b], x[f->a]), f->z));
+        const vec3 res = v3_sub(v3_sub(x[f->b], x[f->a]), f->z);
+        r = fmax(r, v3_len(res));
+        sd = fmax(sd, f->dz);
+        f->u = v3_add(f->u, res);
         const double zl = v3_len(f->z);
         d->lambda[f->link] = zl > 0.0 ? -f->w * v3_dot(f->u, f->z) / zl : 0.0;
     }
+    if (!d->last)
+        return;
+    double by = 1.0;
+    if (r > BAL_MU * sd && gc->fixed_scale < BAL_MAX)
+        by = BAL_TAU;
+    else if (sd > BAL_MU * r && gc->fixed_scale > BAL_MIN)
+        by = 1.0 / BAL_TAU;
+    if (by == 1.0)
+        return;
+    gc->fixed_scale *= by;
+    gc->factored = 0;
+    for (uint32_t j = d->gcomp_lfirst[c]; j < d->gcomp_lfirst[c + 1]; j++)
+        d->flink[j].u = v3_scale(d->flink[j].u, 1.0 / by);
 }
 
 void direct_fixed_component(struct direct *d, const struct model *m, size_t c, vec3 *x, double h)
@@ -135,6 +166,8 @@ void direct_fixed_component(struct direct *d, const struct model *m, size_t c, v
     struct graph_comp *gc = &d->gcomp_state[c];
     if (stop_requested())
         return;
+    if (gc->fixed_scale == 0.0)
+        gc->fixed_scale = 1.0;
     if (!gc->factored || gc->fixed_h != h) {
         gc->factored = factor(d, m, c, h) == 0;
         gc->fixed_h = h;
@@ -151,5 +184,5 @@ void direct_fixed_component(struct direct *d, const struct model *m, size_t c, v
         const double *r = d->rhs + (size_t)d->dims * d->uidx[p];
         x[p] = v3(r[0], r[1], d->dims == 3 ? r[2] : x[p].z);
     }
-    dual_step(d, c, x);
+    dual_step(d, c, x, gc);
 }

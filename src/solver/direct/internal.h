@@ -32,6 +32,7 @@ struct fixed_link {
     unsigned char free; /* bit 0: a is an unknown, bit 1: b is */
     double rest, w, aw; /* rest length, m; weight, kg; compliance / h^2 times w */
     vec3 z, u;          /* split variable (the link's vector) and scaled dual, m */
+    double m, dz;       /* mean mass of its free ends, kg; the dual residual's share, m */
 };
 
 /* A component with loops between iterations. */
@@ -43,6 +44,7 @@ struct graph_comp {
     long factorizations;   /* since the substep began */
     int fresh;             /* "fixed": the substep's first iteration is next */
     double fixed_h;        /* "fixed": the substep its factor was made for, s (0: none) */
+    double fixed_scale;    /* "fixed": the weights' scale, by residual balancing (0: 1) */
 };
 
 struct direct {
