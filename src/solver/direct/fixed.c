@@ -70,9 +70,8 @@ static int factor(struct direct *d, const struct model *m, size_t c, double h)
         f->free = (unsigned char)((ma > 0.0) | (mb > 0.0) << 1);
         f->rest = lk->rest;
         f->w = w;
-        f->aw = a * w;
-        f->m = (ma + mb) /
-               ((ma > 0.0) + (mb > 0.0)); /* 0 for a rigid link: its z is held at rest length */
+        f->aw = a * w; /* 0 for a rigid link: its z is held at rest length */
+        f->wm = w * ((ma > 0.0) + (mb > 0.0)) / (ma + mb);
     }
     direct_graph_values(d, m, c);
     if (direct_ldl_factor(d, c))
@@ -95,9 +94,11 @@ static void start_duals(struct direct *d, size_t c, const vec3 *x)
 
 /* The local step over c's links, their forces w (z - u) gathered by point into racc (a
  * pinned end's position moves to its free end's share), and the global step's right-hand
- * side rhs[dims u + i] = m x* + those forces. */
-static void local_step(struct direct *d, const struct model *m, size_t c, const vec3 *x)
+ * side rhs[dims u + i] = m x* + those forces. On the substep's last iteration, returns the
+ * dual residual (the largest change of a link's z, times w over its ends' mass), else 0. */
+static double local_step(struct direct *d, const struct model *m, size_t c, const vec3 *x)
 {
+    double sd = 0.0;
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
         double *g = d->racc + 3 * (size_t)d->gpoint[k];
         g[0] = g[1] = g[2] = 0.0;
@@ -110,7 +111,10 @@ static void local_step(struct direct *d, const struct model *m, size_t c, const 
         const double s = (f->rest + f->aw * s0) / (1.0 + f->aw);
         const vec3 zold = f->z;
         f->z = s0 > 0.0 ? v3_scale(v, s / s0) : v3(s, 0, 0);
-        f->dz = v3_len(v3_sub(f->z, zold)) * f->w / f->m;
+        if (d->last) {
+            const double dz = v3_len(v3_sub(f->z, zold)) * f->wm;
+            sd = dz > sd ? dz : sd;
+        }
         const vec3 t = v3_scale(v3_sub(f->z, f->u), f->w);
         if (f->free & 2) {
             const vec3 fb = f->free & 1 ? t : v3_add(t, v3_scale(xa, f->w));
@@ -131,23 +135,33 @@ static void local_step(struct direct *d, const struct model *m, size_t c, const 
         for (size_t i = 0; i < dim; i++)
             r[i] = mass * v3_comp(d->xpred[p], (int)i) + g[i];
     }
+    return sd;
 }
 
-/* The dual step, and the multipliers it implies. */
-static void dual_step(struct direct *d, size_t c, const vec3 *x, struct graph_comp *gc)
+/* The dual step. */
+static void dual_step(struct direct *d, size_t c, const vec3 *x)
 {
-    double r = 0.0, sd = 0.0;
+    for (uint32_t j = d->gcomp_lfirst[c]; j < d->gcomp_lfirst[c + 1]; j++) {
+        struct fixed_link *f = &d->flink[j];
+        f->u = v3_add(f->u, v3_sub(v3_sub(x[f->b], x[f->a]), f->z));
+    }
+}
+
+/* The dual step of the substep's last iteration: the multipliers it implies, and residual
+ * balancing from the primal residual and sd, the dual one. */
+static void last_dual_step(struct direct *d, size_t c, const vec3 *x, struct graph_comp *gc,
+                           double sd)
+{
+    double r = 0.0;
     for (uint32_t j = d->gcomp_lfirst[c]; j < d->gcomp_lfirst[c + 1]; j++) {
         struct fixed_link *f = &d->flink[j];
         const vec3 res = v3_sub(v3_sub(x[f->b], x[f->a]), f->z);
-        r = fmax(r, v3_len(res));
-        sd = fmax(sd, f->dz);
+        const double rl = v3_len(res);
+        r = rl > r ? rl : r;
         f->u = v3_add(f->u, res);
         const double zl = v3_len(f->z);
         d->lambda[f->link] = zl > 0.0 ? -f->w * v3_dot(f->u, f->z) / zl : 0.0;
     }
-    if (!d->last)
-        return;
     double by = 1.0;
     if (r > BAL_MU * sd && gc->fixed_scale < BAL_MAX)
         by = BAL_TAU;
@@ -177,12 +191,15 @@ void direct_fixed_component(struct direct *d, const struct model *m, size_t c, v
     if (gc->fresh)
         start_duals(d, c, x);
     gc->fresh = 0;
-    local_step(d, m, c, x);
+    const double sd = local_step(d, m, c, x);
     direct_ldl_solve_many(d, c, d->rhs, d->dims);
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
         const uint32_t p = d->gpoint[k];
         const double *r = d->rhs + (size_t)d->dims * d->uidx[p];
         x[p] = v3(r[0], r[1], d->dims == 3 ? r[2] : x[p].z);
     }
-    dual_step(d, c, x, gc);
+    if (d->last)
+        last_dual_step(d, c, x, gc, sd);
+    else
+        dual_step(d, c, x);
 }

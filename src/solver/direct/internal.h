@@ -32,7 +32,7 @@ struct fixed_link {
     unsigned char free; /* bit 0: a is an unknown, bit 1: b is */
     double rest, w, aw; /* rest length, m; weight, kg; compliance / h^2 times w */
     vec3 z, u;          /* split variable (the link's vector) and scaled dual, m */
-    double m, dz;       /* mean mass of its free ends, kg; the dual residual's share, m */
+    double wm;          /* w over the mean mass of its free ends */
 };
 
 /* A component with loops between iterations. */
