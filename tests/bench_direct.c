@@ -28,6 +28,7 @@ struct result {
     double distance; /* to the exact equilibrium, relative to the 10 m span; -1 without one */
     double ms;       /* CPU per step */
     size_t nnz;      /* entries of the factor of the bodies with loops */
+    long factors;    /* their factorisations over the run (the last substep of each step) */
 };
 
 static struct model *model(int shape, long n, int global, int iterations)
@@ -71,10 +72,14 @@ static struct result run(struct model *m, long steps, const vec3 *ref)
         exit(1);
     }
     const double t0 = clock_cpu_s();
-    for (long k = 0; k < steps; k++)
+    long factors = 0;
+    for (long k = 0; k < steps; k++) {
         solver_step(m, s);
+        if (s->cache->direct)
+            factors += direct_get_stats(s->cache->direct)->factorizations;
+    }
     struct result r = {solver_max_stretch(m, s) - 1.0, -1.0,
-                       1e3 * (clock_cpu_s() - t0) / (double)steps, 0};
+                       1e3 * (clock_cpu_s() - t0) / (double)steps, 0, factors};
     if (s->cache->direct)
         r.nnz = direct_get_stats(s->cache->direct)->graph_factor_nnz;
     if (ref) {
@@ -138,8 +143,9 @@ static void bench_scaling(void)
 static void bench_cloth(int first, int iterations, long steps100)
 {
     static const char *const names[] = {"Gauss–Seidel", "direct, Newton", "direct, fixed"};
-    puts("| cloth | solver | iterations | max stretch | ms per step | factor entries |");
-    puts("| --- | --- | --- | --- | --- | --- |");
+    puts("| cloth | solver | iterations | max stretch | ms per step | factor entries | "
+         "factorisations |");
+    puts("| --- | --- | --- | --- | --- | --- | --- |");
     const long n[2] = {40, 100};
     for (int k = 0; k < 2; k++)
         for (int global = 0; global < 3; global++) {
@@ -147,8 +153,8 @@ static void bench_cloth(int first, int iterations, long steps100)
                 continue;
             struct model *m = model(BENCH_CLOTH, n[k], global, iterations);
             const struct result r = run(m, n[k] > 40 ? steps100 : 30, NULL);
-            printf("| %ld x %ld | %s | %d | %.2g | %.3f | %zu |\n", n[k], n[k], names[global],
-                   iterations, r.stretch, r.ms, r.nnz);
+            printf("| %ld x %ld | %s | %d | %.2g | %.3f | %zu | %ld |\n", n[k], n[k], names[global],
+                   iterations, r.stretch, r.ms, r.nnz, r.factors);
             model_destroy(m);
         }
 }
