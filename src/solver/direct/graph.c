@@ -3,7 +3,9 @@
  * which leaves the positions' system
  *     H dx = -g - J^T A^-1 c,   H = K + J^T A^-1 J  (K: masses and the tensions' stiffness),
  * symmetric positive definite, with dims unknowns a point instead of dims a point plus one a
- * link. This file is its symbolic side: the storage, the nested-dissection order of the
+ * link. Under solver.global_matrix "fixed" the same storage holds instead the scalar matrix
+ * of solver/direct/fixed.c (gdims 1: one unknown a point, the same for every axis).
+ * This file is its symbolic side: the storage, the nested-dissection order of the
  * points (recursive median splits of their rest positions; the points of one half next to
  * the other half separate them and go last), which keeps a cloth's fill near O(N log N), the
  * pattern of H and the elimination tree and column counts of its L D L^T factor (Davis,
@@ -107,9 +109,12 @@ static void emit(struct direct *d, struct walker *w, size_t col, uint32_t row, d
         d->ax[w->q++] = value;
 }
 
-/* The coupling block of link l between its ends, -(geo P + n n^T / a), entry (r2, r). */
+/* The coupling block of link l between its ends, -(geo P + n n^T / a), entry (r2, r); in the
+ * scalar matrix of solver.global_matrix "fixed" (one unknown a point), -w. */
 static double coupling(const struct direct *d, uint32_t l, int r2, int r)
 {
+    if (d->gdims == 1)
+        return -d->lw[l];
     const double nr = v3_comp(d->n[l], r), nr2 = v3_comp(d->n[l], r2);
     return -(d->lgeo[l] * ((r2 == r) - nr * nr2) + nr * nr2 / d->la[l]);
 }
@@ -130,7 +135,7 @@ static void walk_point_column(struct direct *d, const struct model *m, struct wa
         const uint32_t q = m->links[l].a == p ? m->links[l].b : m->links[l].a;
         if (q == p || !direct_in_system(d, q) || d->uidx[q] >= c0)
             continue;
-        for (int r2 = 0; r2 < d->dims; r2++)
+        for (int r2 = 0; r2 < d->gdims; r2++)
             emit(d, w, c0 + (size_t)r, d->uidx[q] + (uint32_t)r2,
                  w->mode == WALK_VALUES ? coupling(d, l, r2, r) : 0.0);
     }
@@ -143,7 +148,7 @@ static void walk(struct direct *d, const struct model *m, size_t c, int mode)
     struct walker w = {mode, d->ap[d->gcomp_ufirst[c]]};
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
         const uint32_t p = d->gpoint[k];
-        for (int r = 0; r < d->dims; r++) {
+        for (int r = 0; r < d->gdims; r++) {
             walk_point_column(d, m, &w, p, r);
             if (mode == WALK_VALUES)
                 d->adiag[d->uidx[p] + (uint32_t)r] = d->kacc[9 * (size_t)p + (size_t)(4 * r)];
@@ -193,7 +198,7 @@ static void number(struct direct *d)
         /* grank orders the component's points; gpoint lists them in that order */
         for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
             d->uidx[d->gpoint[k]] = (uint32_t)nu;
-            nu += (size_t)d->dims;
+            nu += (size_t)d->gdims;
         }
     }
     d->gcomp_ufirst[d->ngcomp] = nu;
@@ -208,7 +213,7 @@ static size_t pattern(struct direct *d, const struct model *m, size_t cap, int r
     struct walker w = {WALK_COUNT, 0};
     for (size_t c = 0; c < d->ngcomp; c++)
         for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++)
-            for (int r = 0; r < d->dims; r++)
+            for (int r = 0; r < d->gdims; r++)
                 walk_point_column(d, m, &w, d->gpoint[k], r);
     for (size_t j = 0; j < d->nu; j++)
         d->ap[j + 1] += d->ap[j];
@@ -242,12 +247,15 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
     d->uidx = calloc(np + 1, sizeof *d->uidx);
     d->gcomp_pfirst = calloc(np + 2, sizeof *d->gcomp_pfirst);
     d->gcomp_ufirst = calloc(np + 2, sizeof *d->gcomp_ufirst);
+    d->gcomp_lfirst = calloc(np + 2, sizeof *d->gcomp_lfirst);
     d->gcomp_state = calloc(np + 1, sizeof *d->gcomp_state);
     d->lgeo = calloc(nl + 1, sizeof *d->lgeo);
     d->la = calloc(nl + 1, sizeof *d->la);
     d->lc = calloc(nl + 1, sizeof *d->lc);
     d->nf = calloc(nl + 1, sizeof *d->nf);
     d->laf = calloc(nl + 1, sizeof *d->laf);
+    d->lw = calloc(nl + 1, sizeof *d->lw);
+    d->flink = calloc(nl + 1, sizeof *d->flink);
     d->ap = calloc(umax + 1, sizeof *d->ap);
     d->adiag = calloc(umax + 1, sizeof *d->adiag);
     d->rhs = calloc(umax + 1, sizeof *d->rhs);
@@ -261,9 +269,9 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
     d->ly = calloc(umax + 1, sizeof *d->ly);
     uint32_t *mark = calloc(np + 1, sizeof *mark);
     if (!d->gorder || !d->grank || !d->gkeys || !d->uidx || !d->gcomp_pfirst || !d->gcomp_ufirst ||
-        !d->gcomp_state || !d->lgeo || !d->la || !d->lc || !d->nf || !d->laf || !d->ap ||
-        !d->adiag || !d->rhs || !d->etree || !d->lnz || !d->lflag || !d->lfill || !d->lpattern ||
-        !d->lp || !d->ld || !d->ly || !mark) {
+        !d->gcomp_lfirst || !d->gcomp_state || !d->lgeo || !d->la || !d->lc || !d->nf || !d->laf ||
+        !d->lw || !d->flink || !d->ap || !d->adiag || !d->rhs || !d->etree || !d->lnz ||
+        !d->lflag || !d->lfill || !d->lpattern || !d->lp || !d->ld || !d->ly || !mark) {
         free(mark);
         return -1;
     }
@@ -304,7 +312,7 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
 /* Point p's share of the factorisation: its columns' operations and entries. */
 static void point_cost(const struct direct *d, uint32_t p, double *flops, double *entries)
 {
-    for (int r = 0; r < d->dims; r++) {
+    for (int r = 0; r < d->gdims; r++) {
         const double n = (double)d->lnz[d->uidx[p] + (uint32_t)r];
         *flops += n * (n + 3.0); /* column k of L: lnz[k] entries, lnz[k] (lnz[k] + 3) ops */
         *entries += n;
@@ -338,12 +346,15 @@ void direct_graph_destroy(struct direct *d)
     free(d->uidx);
     free(d->gcomp_pfirst);
     free(d->gcomp_ufirst);
+    free(d->gcomp_lfirst);
     free(d->gcomp_state);
     free(d->lgeo);
     free(d->la);
     free(d->lc);
     free(d->nf);
     free(d->laf);
+    free(d->lw);
+    free(d->flink);
     free(d->ap);
     free(d->ai);
     free(d->ax);

@@ -18,12 +18,12 @@
 #include "core/stop.h"
 #include "solver/direct/graph.h"
 #include "solver/direct/internal.h"
+#include "solver/direct/ldl.h"
 #include "solver/direct/search.h"
 #include "solver/direct/tree.h"
 
 #define RIGID_EPS 1e-10     /* regularisation of rigid links, relative to w_a + w_b */
 #define REFACTOR_RATIO 0.25 /* refactor when an iteration shrinks the residual less */
-#define POLL_COLUMNS 64     /* columns factored between two looks at stop_requested() */
 
 /* The penalty a link's multiplier is eliminated with: its compliance / h^2, or for a rigid
  * link RIGID_EPS (w_a + w_b) over its free ends. */
@@ -36,82 +36,18 @@ static double link_a(const struct direct *d, const struct model *m, uint32_t l, 
     return RIGID_EPS * (m->inv_mass[lk->a] + m->inv_mass[lk->b]);
 }
 
-/* Runs body for each link l of component c once (lk_: the link), from its end a, or from b
- * when a is pinned. */
-#define FOR_LINKS(d, m, c, l, ...)                                                                 \
-    for (uint32_t k_ = (d)->gcomp_pfirst[c]; k_ < (d)->gcomp_pfirst[(c) + 1]; k_++) {              \
-        const uint32_t p_ = (d)->gpoint[k_];                                                       \
-        for (uint32_t s_ = (d)->adj_first[p_]; s_ < (d)->adj_first[p_ + 1]; s_++) {                \
-            const uint32_t l = (d)->adj_link[s_];                                                  \
-            const struct link *lk_ = &(m)->links[l];                                               \
-            if ((d)->owner[l] != OWNER_GRAPH || (lk_->a != p_ && direct_in_system((d), lk_->a)))   \
-                continue;                                                                          \
-            __VA_ARGS__                                                                            \
-        }                                                                                          \
-    }
-
-/* Davis's ldl_numeric over component c's columns. Every pivot of H is positive; one that
- * rounding brings under 1e-14 of its diagonal is held there. Returns -1 when a signal asked
- * the run to stop (the factor is then unusable). */
+/* Component c's H at the current links, factored; -1 when a signal asked the run to stop. */
 static int factor(struct direct *d, const struct model *m, size_t c)
 {
-    const size_t u0 = d->gcomp_ufirst[c], n = d->gcomp_ufirst[c + 1];
-    FOR_LINKS(d, m, c, l, {
+    FOR_GRAPH_LINKS(d, m, c, l, {
         d->nf[l] = d->n[l];
         d->laf[l] = d->la[l];
     })
     direct_graph_values(d, m, c);
-    for (size_t k = u0; k < n; k++) {
-        if ((k - u0) % POLL_COLUMNS == 0 && stop_requested())
-            return -1;
-        d->ly[k] = 0.0;
-        size_t top = n;
-        d->lflag[k] = (uint32_t)k;
-        d->lnz[k] = 0;
-        for (uint32_t q = d->ap[k]; q < d->ap[k + 1]; q++) {
-            uint32_t i = d->ai[q];
-            d->ly[i] += d->ax[q];
-            size_t len = u0; /* this component's own stretch of lfill, as of every array */
-            for (; d->lflag[i] != k; i = (uint32_t)d->etree[i]) {
-                d->lfill[len++] = i;
-                d->lflag[i] = (uint32_t)k;
-            }
-            while (len > u0)
-                d->lpattern[--top] = d->lfill[--len];
-        }
-        double dk = d->adiag[k];
-        for (; top < n; top++) {
-            const uint32_t i = d->lpattern[top];
-            const double yi = d->ly[i];
-            d->ly[i] = 0.0;
-            const size_t end = d->lp[i] + d->lnz[i];
-            for (size_t q = d->lp[i]; q < end; q++)
-                d->ly[d->li[q]] -= d->lx[q] * yi;
-            const double lki = yi / d->ld[i];
-            dk -= lki * yi;
-            d->li[end] = (uint32_t)k;
-            d->lx[end] = lki;
-            d->lnz[i]++;
-        }
-        const double floor = 1e-14 * d->adiag[k];
-        d->ld[k] = dk > floor ? dk : floor;
-    }
+    if (direct_ldl_factor(d, c))
+        return -1;
     d->gcomp_state[c].factorizations++;
     return 0;
-}
-
-/* x = (L D L^T)^-1 x over component c's unknowns. */
-static void solve(const struct direct *d, size_t c, double *x)
-{
-    const size_t u0 = d->gcomp_ufirst[c], n = d->gcomp_ufirst[c + 1];
-    for (size_t j = u0; j < n; j++)
-        for (size_t q = d->lp[j]; q < d->lp[j + 1]; q++)
-            x[d->li[q]] -= d->lx[q] * x[j];
-    for (size_t j = u0; j < n; j++)
-        x[j] /= d->ld[j];
-    for (size_t j = n; j-- > u0;)
-        for (size_t q = d->lp[j]; q < d->lp[j + 1]; q++)
-            x[j] -= d->lx[q] * x[d->li[q]];
 }
 
 /* Component c's links at x: direction, length, C + a l, tension stiffness and penalty; each
@@ -188,7 +124,7 @@ static void right_side(struct direct *d, const struct model *m, size_t c)
         for (int i = 0; i < dim; i++)
             d->rhs[d->uidx[p] + (uint32_t)i] = -d->racc[3 * (size_t)p + (size_t)i];
     }
-    FOR_LINKS(d, m, c, l, {
+    FOR_GRAPH_LINKS(d, m, c, l, {
         const double s = d->lc[l] / d->laf[l];
         for (int i = 0; i < dim; i++) {
             const double f = v3_comp(d->nf[l], i) * s;
@@ -221,7 +157,7 @@ static struct direct_measure graph_measure(struct direct *d, const struct model 
             r.f += 0.5 * mass * e * e;
         }
     }
-    FOR_LINKS(d, m, c, l, {
+    FOR_GRAPH_LINKS(d, m, c, l, {
         vec3 xa = x[lk_->a], xb = x[lk_->b];
         xa = v3_add(
             xa, v3_scale(v3(step_of(d, lk_->a, 0), step_of(d, lk_->a, 1), step_of(d, lk_->a, 2)),
@@ -286,11 +222,11 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
     }
     gc->last_residual = size;
     right_side(d, m, c);
-    solve(d, c, d->rhs);
+    direct_ldl_solve(d, c, d->rhs);
     const int dim = d->dims;
     /* dl = -(c + J_f dx) / a_f, link by link, from the points' steps */
     double fslope = 0.0, mu = 0.0;
-    FOR_LINKS(d, m, c, l, {
+    FOR_GRAPH_LINKS(d, m, c, l, {
         double jdx = 0.0;
         for (int i = 0; i < dim; i++)
             jdx += v3_comp(d->nf[l], i) * (step_of(d, lk_->b, i) - step_of(d, lk_->a, i));
@@ -318,7 +254,7 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
         x[p] =
             v3_add(x[p], v3_scale(v3(step_of(d, p, 0), step_of(d, p, 1), step_of(d, p, 2)), alpha));
     }
-    FOR_LINKS(d, m, c, l, { d->lambda[l] += alpha * d->dlam[l]; })
+    FOR_GRAPH_LINKS(d, m, c, l, { d->lambda[l] += alpha * d->dlam[l]; })
 }
 
 void direct_newton_component(struct direct *d, const struct model *m, size_t c, vec3 *x, double h,
