@@ -28,6 +28,7 @@
 #include "solver/direct/geometry.h"
 #include "solver/direct/internal.h"
 #include "solver/direct/plane.h"
+#include "solver/direct/plane2.h"
 
 /* The inverse of the symmetric positive definite dim x dim matrix k (3 x 3 storage). */
 KERNEL void sym_inverse(const double *k, double *inv, const int dim)
@@ -465,10 +466,16 @@ struct direct_measure direct_tree_eliminate(struct direct *d, const struct model
     struct direct_measure r = {0, 0, 0, 0}, rg = {0, 0, 0, 0};
     if (d->dims == 2 && d->last)
         for (size_t k = k1; k-- > k0;)
-            eliminate_point(d, m, x, k, ih2, scratch, &r, &rg, 2, 1);
+            if (k > k0 && plane2_pairs(d, k))
+                eliminate_plane2(d, m, x, k--, ih2, &r, 1);
+            else
+                eliminate_point(d, m, x, k, ih2, scratch, &r, &rg, 2, 1);
     else if (d->dims == 2)
         for (size_t k = k1; k-- > k0;)
-            eliminate_point(d, m, x, k, ih2, scratch, &r, &rg, 2, 0);
+            if (k > k0 && plane2_pairs(d, k))
+                eliminate_plane2(d, m, x, k--, ih2, &r, 0);
+            else
+                eliminate_point(d, m, x, k, ih2, scratch, &r, &rg, 2, 0);
     else
         for (size_t k = k1; k-- > k0;)
             eliminate_point(d, m, x, k, ih2, scratch, &r, &r, 3, 1); /* as before: one sum */
