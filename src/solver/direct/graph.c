@@ -21,12 +21,13 @@
 #include <string.h>
 
 #include "solver/direct/internal.h"
+#include "solver/direct/ldl.h"
 
 #define ND_LEAF 16        /* point sets this small keep the order they come in */
 #define CONVERGED 1e-13   /* residual, relative to the longest link, that needs no step */
 #define KEEP_FACTOR 1e-10 /* below this (same measure) any factor still contracts enough */
 
-enum { WALK_COUNT, WALK_ROWS, WALK_VALUES };
+enum { WALK_COUNT, WALK_ROWS };
 
 /* ---- nested dissection (once, at creation) ---------------------------------------------- */
 
@@ -97,21 +98,12 @@ struct walker {
     size_t q; /* next entry */
 };
 
-static void emit(struct direct *d, struct walker *w, size_t col, uint32_t row, double value)
+static void emit(struct direct *d, struct walker *w, size_t col, uint32_t row)
 {
     if (w->mode == WALK_COUNT)
         d->ap[col + 1]++;
-    else if (w->mode == WALK_ROWS)
-        d->ai[w->q++] = row;
     else
-        d->ax[w->q++] = value;
-}
-
-/* The coupling block of link l between its ends, -(geo P + n n^T / a), entry (r2, r). */
-static double coupling(const struct direct *d, uint32_t l, int r2, int r)
-{
-    const double nr = v3_comp(d->n[l], r), nr2 = v3_comp(d->n[l], r2);
-    return -(d->lgeo[l] * ((r2 == r) - nr * nr2) + nr * nr2 / d->la[l]);
+        d->ai[w->q++] = row;
 }
 
 /* Column c0 + r of point p: the rest of its own block above the diagonal, and the blocks of
@@ -120,9 +112,8 @@ static void walk_point_column(struct direct *d, const struct model *m, struct wa
                               int r)
 {
     const size_t c0 = d->uidx[p];
-    const double *k = d->kacc + 9 * (size_t)p;
     for (int r2 = 0; r2 < r; r2++)
-        emit(d, w, c0 + (size_t)r, (uint32_t)(c0 + (size_t)r2), k[r2 * 3 + r]);
+        emit(d, w, c0 + (size_t)r, (uint32_t)(c0 + (size_t)r2));
     for (uint32_t s = d->adj_first[p]; s < d->adj_first[p + 1]; s++) {
         const uint32_t l = d->adj_link[s];
         if (d->owner[l] != OWNER_GRAPH)
@@ -131,29 +122,20 @@ static void walk_point_column(struct direct *d, const struct model *m, struct wa
         if (q == p || !direct_in_system(d, q) || d->uidx[q] >= c0)
             continue;
         for (int r2 = 0; r2 < d->dims; r2++)
-            emit(d, w, c0 + (size_t)r, d->uidx[q] + (uint32_t)r2,
-                 w->mode == WALK_VALUES ? coupling(d, l, r2, r) : 0.0);
+            emit(d, w, c0 + (size_t)r, d->uidx[q] + (uint32_t)r2);
     }
 }
 
-/* Every strictly upper entry of component c, column by column: counts them into ap, writes
- * their rows into ai, or their values into ax (and the diagonal into adiag). */
+/* Every strictly upper entry of component c, column by column: counts them into ap, or
+ * writes their rows into ai. */
 static void walk(struct direct *d, const struct model *m, size_t c, int mode)
 {
     struct walker w = {mode, d->ap[d->gcomp_ufirst[c]]};
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
         const uint32_t p = d->gpoint[k];
-        for (int r = 0; r < d->dims; r++) {
+        for (int r = 0; r < d->dims; r++)
             walk_point_column(d, m, &w, p, r);
-            if (mode == WALK_VALUES)
-                d->adiag[d->uidx[p] + (uint32_t)r] = d->kacc[9 * (size_t)p + (size_t)(4 * r)];
-        }
     }
-}
-
-void direct_graph_values(struct direct *d, const struct model *m, size_t c)
-{
-    walk(d, m, c, WALK_VALUES);
 }
 
 /* Elimination tree and column counts of component c's L (Davis's ldl_symbolic); its columns
@@ -249,21 +231,24 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
     d->nf = calloc(nl + 1, sizeof *d->nf);
     d->laf = calloc(nl + 1, sizeof *d->laf);
     d->ap = calloc(umax + 1, sizeof *d->ap);
-    d->adiag = calloc(umax + 1, sizeof *d->adiag);
     d->rhs = calloc(umax + 1, sizeof *d->rhs);
     d->etree = calloc(umax + 1, sizeof *d->etree);
     d->lnz = calloc(umax + 1, sizeof *d->lnz);
     d->lflag = calloc(umax + 1, sizeof *d->lflag);
-    d->lfill = calloc(umax + 1, sizeof *d->lfill);
     d->lpattern = calloc(umax + 1, sizeof *d->lpattern);
     d->lp = calloc(umax + 1, sizeof *d->lp);
-    d->ld = calloc(umax + 1, sizeof *d->ld);
-    d->ly = calloc(umax + 1, sizeof *d->ly);
+    d->bparent = calloc(np + 1, sizeof *d->bparent);
+    d->bcount = calloc(np + 1, sizeof *d->bcount);
+    d->bflag = calloc(np + 1, sizeof *d->bflag);
+    d->bfill = calloc(np + 1, sizeof *d->bfill);
+    d->bpattern = calloc(np + 1, sizeof *d->bpattern);
+    d->blp = calloc(np + 1, sizeof *d->blp);
+    d->by = calloc(9 * np + 1, sizeof *d->by);
+    d->bdfac = calloc(BLOCK_FACTOR * np + 1, sizeof *d->bdfac);
     uint32_t *mark = calloc(np + 1, sizeof *mark);
     if (!d->gorder || !d->grank || !d->gkeys || !d->uidx || !d->gcomp_pfirst || !d->gcomp_ufirst ||
-        !d->gcomp_state || !d->lgeo || !d->la || !d->lc || !d->nf || !d->laf || !d->ap ||
-        !d->adiag || !d->rhs || !d->etree || !d->lnz || !d->lflag || !d->lfill || !d->lpattern ||
-        !d->lp || !d->ld || !d->ly || !mark) {
+        !d->gcomp_state || !d->lgeo || !d->la || !d->lc || !d->nf || !d->laf || !d->ap || !d->rhs ||
+        !d->etree || !d->lnz || !d->lflag || !d->lpattern || !d->lp || !mark) {
         free(mark);
         return -1;
     }
@@ -285,8 +270,7 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
     const size_t entries = pattern(d, m, SIZE_MAX, 0);
     d->entry_cap = entries;
     d->ai = calloc(entries + 1, sizeof *d->ai);
-    d->ax = calloc(entries + 1, sizeof *d->ax);
-    if (!d->ai || !d->ax)
+    if (!d->ai)
         return -1;
     pattern(d, m, entries, 1);
     const size_t lcap = symbolic(d, 0, 0, NULL);
@@ -344,21 +328,24 @@ void direct_graph_destroy(struct direct *d)
     free(d->lc);
     free(d->nf);
     free(d->laf);
+    free(d->bparent);
+    free(d->bcount);
+    free(d->bflag);
+    free(d->bfill);
+    free(d->bpattern);
+    free(d->blp);
+    free(d->by);
+    free(d->bdfac);
     free(d->ap);
     free(d->ai);
-    free(d->ax);
-    free(d->adiag);
     free(d->rhs);
     free(d->etree);
     free(d->lnz);
     free(d->lflag);
-    free(d->lfill);
     free(d->lpattern);
     free(d->lp);
     free(d->li);
     free(d->lx);
-    free(d->ld);
-    free(d->ly);
 }
 
 /* A cut can join links that were never near each other, and the factor then need more room
@@ -385,10 +372,11 @@ void direct_graph_analyse(struct direct *d, const struct model *m)
         give_up(d);
         return;
     }
-    size_t base = 0;
+    size_t base = 0, blocks = 0;
     for (size_t c = 0; c < d->ngcomp; c++) {
         base = symbolic(d, c, base, NULL);
-        if (base > d->l_cap) {
+        blocks = direct_ldl_analyse(d, m, c, blocks);
+        if (base > d->l_cap || blocks * (size_t)(d->dims * d->dims) > d->l_cap) {
             give_up(d);
             return;
         }

@@ -11,6 +11,8 @@
 
 #include "solver/direct/direct.h"
 
+#define BLOCK_FACTOR 12 /* doubles of a D block's own factor: its L, 3 x 3, and D, 3 */
+
 /* What solves a link (direct->owner). */
 enum direct_owner {
     OWNER_NONE,  /* left to the Gauss-Seidel pass (direct_owns is 0) */
@@ -97,26 +99,34 @@ struct direct {
     uint32_t *graph_link; /* [nlinks] */
     uint32_t *gpoint;     /* [npoints] their free points, component by component */
     size_t ngpoint;
-    size_t ngcomp;                  /* components with loops */
-    uint32_t *gcomp_pfirst;         /* [npoints + 1] c's points: gpoint[gcomp_pfirst[c]..] */
-    size_t *gcomp_ufirst;           /* [npoints + 1] c's unknowns: [gcomp_ufirst[c], [c+1]) */
-    struct graph_comp *gcomp_state; /* [npoints] */
-    uint32_t *gorder, *grank;       /* [npoints] nested dissection of all points, made once */
-    struct direct_keyed *gkeys;     /* [npoints] sorting work */
-    uint32_t *uidx;                 /* [npoints] a point's first unknown, UINT32_MAX if none */
-    size_t nu;                      /* unknowns of the current systems */
-    double *lgeo, *la, *lc;         /* [nlinks] tension stiffness, penalty a, C + a l */
-    vec3 *nf;                       /* [nlinks] directions the current factor was made with */
-    double *laf;                    /* [nlinks] and penalties */
-    uint32_t *ap, *ai;              /* [max unknowns + 1], [max entries]: strictly upper part */
-    double *ax, *adiag, *rhs;       /* [max entries], [max unknowns], [max unknowns] */
-    int32_t *etree;                 /* [max unknowns] elimination tree */
-    uint32_t *lnz, *lflag, *lfill, *lpattern; /* [max unknowns] column counts and work */
-    size_t *lp;                               /* [max unknowns + 1] column starts of L */
-    uint32_t *li;                             /* [max nnz(L)] */
-    double *lx, *ld, *ly;                     /* [max nnz(L)] L; [max unknowns] D and work */
-    size_t entry_cap, l_cap;                  /* room in ai/ax and li/lx */
+    size_t ngcomp;                    /* components with loops */
+    uint32_t *gcomp_pfirst;           /* [npoints + 1] c's points: gpoint[gcomp_pfirst[c]..] */
+    size_t *gcomp_ufirst;             /* [npoints + 1] c's unknowns: [gcomp_ufirst[c], [c+1]) */
+    struct graph_comp *gcomp_state;   /* [npoints] */
+    uint32_t *gorder, *grank;         /* [npoints] nested dissection of all points, made once */
+    struct direct_keyed *gkeys;       /* [npoints] sorting work */
+    uint32_t *uidx;                   /* [npoints] a point's first unknown, UINT32_MAX if none */
+    size_t nu;                        /* unknowns of the current systems */
+    double *lgeo, *la, *lc;           /* [nlinks] tension stiffness, penalty a, C + a l */
+    vec3 *nf;                         /* [nlinks] directions the current factor was made with */
+    double *laf;                      /* [nlinks] and penalties */
+    uint32_t *ap, *ai;                /* [max unknowns + 1], [max entries]: strictly upper part */
+    double *rhs;                      /* [max unknowns] */
+    int32_t *etree;                   /* [max unknowns] elimination tree */
+    uint32_t *lnz, *lflag, *lpattern; /* [max unknowns] column counts and work */
+    size_t *lp;                       /* [max unknowns + 1] column starts of L */
+    uint32_t *li;                     /* [max nnz(L)] */
+    double *lx;                       /* [max nnz(L)] L */
+    size_t entry_cap, l_cap;          /* room in ai and li/lx */
     double gs_moved; /* the most Gauss-Seidel moved a graph point since the last iteration, m */
+    /* The factor in blocks of a point's unknowns (solver/direct/ldl.c), by point rank j (the
+     * index into gpoint): L's column j is the blocks li[blp[j]..] (row ranks) of
+     * dims x dims values at lx + dims^2 blp[j].. */
+    int32_t *bparent;                            /* [npoints] elimination tree of the points */
+    uint32_t *bcount, *bflag, *bfill, *bpattern; /* [npoints] column counts and work */
+    size_t *blp;                                 /* [npoints + 1] */
+    double *by;                                  /* [9 npoints] work */
+    double *bdfac; /* [BLOCK_FACTOR npoints] D's blocks, each factored (solver/direct/ldl.c) */
 
     struct direct_stats stats;
 };

@@ -1,14 +1,12 @@
 /* One Newton iteration of a component with loops (solver/direct/newton.h), the numeric side of
  * solver/direct/graph.c's system: each point's block and right-hand side assembled at the
- * iterate, H factored as L D L^T by Davis's up-looking algorithm ("Algorithm 849", ACM TOMS 31,
- * 2005) in the pattern graph.c analysed, solved, the multipliers' step taken from the
- * positions', and on the substep's last iteration only as far as solver/direct/search.c's
- * rule allows. Rigid links get a = 1e-10 (w_a + w_b) in this elimination only, a penalty
- * whose error the next iteration's residual corrects, so the fixed point is the exact one. A
- * factor is kept across iterations and steps while the iteration still contracts, as a
+ * iterate, H factored as L D L^T (solver/direct/ldl.c), solved, the multipliers' step taken
+ * from the positions', and on the substep's last iteration only as far as
+ * solver/direct/search.c's rule allows. Rigid links get a = 1e-10 (w_a + w_b) in this elimination
+ * only, a penalty whose error the next iteration's residual corrects, so the fixed point is the
+ * exact one. A factor is kept across iterations and steps while the iteration still contracts, as a
  * simplified Newton method: the fixed point depends only on the residuals, never on the
- * matrix. A factorisation asks stop_requested() every few columns and gives up when a signal
- * asks the run to stop. */
+ * matrix. */
 #define _POSIX_C_SOURCE 200809L /* core/stop.h: struct sigaction */
 #include "solver/direct/newton.h"
 
@@ -18,12 +16,12 @@
 #include "core/stop.h"
 #include "solver/direct/graph.h"
 #include "solver/direct/internal.h"
+#include "solver/direct/ldl.h"
 #include "solver/direct/search.h"
 #include "solver/direct/tree.h"
 
 #define RIGID_EPS 1e-10     /* regularisation of rigid links, relative to w_a + w_b */
 #define REFACTOR_RATIO 0.25 /* refactor when an iteration shrinks the residual less */
-#define POLL_COLUMNS 64     /* columns factored between two looks at stop_requested() */
 
 /* The penalty a link's multiplier is eliminated with: its compliance / h^2, or for a rigid
  * link RIGID_EPS (w_a + w_b) over its free ends. */
@@ -49,70 +47,6 @@ static double link_a(const struct direct *d, const struct model *m, uint32_t l, 
             __VA_ARGS__                                                                            \
         }                                                                                          \
     }
-
-/* Davis's ldl_numeric over component c's columns. Every pivot of H is positive; one that
- * rounding brings under 1e-14 of its diagonal is held there. Returns -1 when a signal asked
- * the run to stop (the factor is then unusable). */
-static int factor(struct direct *d, const struct model *m, size_t c)
-{
-    const size_t u0 = d->gcomp_ufirst[c], n = d->gcomp_ufirst[c + 1];
-    FOR_LINKS(d, m, c, l, {
-        d->nf[l] = d->n[l];
-        d->laf[l] = d->la[l];
-    })
-    direct_graph_values(d, m, c);
-    for (size_t k = u0; k < n; k++) {
-        if ((k - u0) % POLL_COLUMNS == 0 && stop_requested())
-            return -1;
-        d->ly[k] = 0.0;
-        size_t top = n;
-        d->lflag[k] = (uint32_t)k;
-        d->lnz[k] = 0;
-        for (uint32_t q = d->ap[k]; q < d->ap[k + 1]; q++) {
-            uint32_t i = d->ai[q];
-            d->ly[i] += d->ax[q];
-            size_t len = u0; /* this component's own stretch of lfill, as of every array */
-            for (; d->lflag[i] != k; i = (uint32_t)d->etree[i]) {
-                d->lfill[len++] = i;
-                d->lflag[i] = (uint32_t)k;
-            }
-            while (len > u0)
-                d->lpattern[--top] = d->lfill[--len];
-        }
-        double dk = d->adiag[k];
-        for (; top < n; top++) {
-            const uint32_t i = d->lpattern[top];
-            const double yi = d->ly[i];
-            d->ly[i] = 0.0;
-            const size_t end = d->lp[i] + d->lnz[i];
-            for (size_t q = d->lp[i]; q < end; q++)
-                d->ly[d->li[q]] -= d->lx[q] * yi;
-            const double lki = yi / d->ld[i];
-            dk -= lki * yi;
-            d->li[end] = (uint32_t)k;
-            d->lx[end] = lki;
-            d->lnz[i]++;
-        }
-        const double floor = 1e-14 * d->adiag[k];
-        d->ld[k] = dk > floor ? dk : floor;
-    }
-    d->gcomp_state[c].factorizations++;
-    return 0;
-}
-
-/* x = (L D L^T)^-1 x over component c's unknowns. */
-static void solve(const struct direct *d, size_t c, double *x)
-{
-    const size_t u0 = d->gcomp_ufirst[c], n = d->gcomp_ufirst[c + 1];
-    for (size_t j = u0; j < n; j++)
-        for (size_t q = d->lp[j]; q < d->lp[j + 1]; q++)
-            x[d->li[q]] -= d->lx[q] * x[j];
-    for (size_t j = u0; j < n; j++)
-        x[j] /= d->ld[j];
-    for (size_t j = n; j-- > u0;)
-        for (size_t q = d->lp[j]; q < d->lp[j + 1]; q++)
-            x[j] -= d->lx[q] * x[d->li[q]];
-}
 
 /* Component c's links at x: direction, length, C + a l, tension stiffness and penalty; each
  * point's diagonal block of H in kacc and its right-hand side -g - J^T A^-1 c in rhs.
@@ -280,13 +214,17 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
      * since the last iteration accounts for the residual: no factor would help then. */
     if (!gc->factored || (size > gc->refactor_floor && size > REFACTOR_RATIO * gc->last_residual &&
                           d->gs_moved < size)) {
-        gc->factored = factor(d, m, c) == 0;
+        FOR_LINKS(d, m, c, l, {
+            d->nf[l] = d->n[l];
+            d->laf[l] = d->la[l];
+        })
+        gc->factored = direct_ldl_factor(d, m, c) == 0;
         if (!gc->factored)
             return; /* a signal: the run stops after this step */
     }
     gc->last_residual = size;
     right_side(d, m, c);
-    solve(d, c, d->rhs);
+    direct_ldl_solve(d, c, d->rhs);
     const int dim = d->dims;
     /* dl = -(c + J_f dx) / a_f, link by link, from the points' steps */
     double fslope = 0.0, mu = 0.0;
