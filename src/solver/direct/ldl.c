@@ -88,6 +88,36 @@ BLOCK void sub_product(double *y, const double *a, const double *b, int dim)
     }
 }
 
+typedef double pair __attribute__((vector_size(16))); /* two lanes: the same sums as scalars */
+
+/* Y(r) -= L(r, i) Y(i) for the rows r of column i, blocks q0..q1 of L (Y(i) in yi). For dims 3
+ * the first two columns of a row are one pair of lanes: Y(i)'s rows stay in registers over
+ * the column, and each lane adds in the order sub_product does, so the bits are the same. */
+BLOCK void sub_column(struct direct *d, size_t q0, size_t q1, const double *yi, int dim)
+{
+    if (dim != 3) {
+        for (size_t q = q0; q < q1; q++)
+            sub_product(d->by + 4 * (size_t)d->li[q], d->lx + 4 * q, yi, 2);
+        return;
+    }
+    pair b01[3];
+    for (int k = 0; k < 3; k++)
+        memcpy(&b01[k], yi + 3 * k, sizeof b01[k]);
+    const double b2[3] = {yi[2], yi[5], yi[8]};
+    for (size_t q = q0; q < q1; q++) {
+        double *y = d->by + 9 * (size_t)d->li[q];
+        const double *a = d->lx + 9 * q;
+        for (int r = 0; r < 3; r++) {
+            const double *ar = a + 3 * r;
+            pair y01;
+            memcpy(&y01, y + 3 * r, sizeof y01);
+            y01 -= ar[0] * b01[0] + ar[1] * b01[1] + ar[2] * b01[2];
+            memcpy(y + 3 * r, &y01, sizeof y01);
+            y[3 * r + 2] -= ar[0] * b2[0] + ar[1] * b2[1] + ar[2] * b2[2];
+        }
+    }
+}
+
 /* The symmetric block a's own L D L^T (held pivots: PIVOT_FLOOR of diag, H's diagonal) into
  * f: L's strict lower part in f[3 i + k] and D in f[9 + k]. D's blocks are solved through it
  * rather than inverted, which with a rigid link's 1e10 stiffness beside a point's mass would
@@ -154,8 +184,7 @@ BLOCK void factor_point(struct direct *d, const struct model *m, uint32_t j0, ui
         memcpy(y, yi, bs * sizeof *y);
         memset(yi, 0, bs * sizeof *yi);
         const size_t q0 = d->blp[i], q1 = q0 + d->bcount[i];
-        for (size_t q = q0; q < q1; q++)
-            sub_product(d->by + bs * d->li[q], d->lx + bs * q, y, dim);
+        sub_column(d, q0, q1, y, dim);
         double *lji = d->lx + bs * q1;
         for (int r = 0; r < dim; r++) { /* row r of L(j, i) = (D(i)^-1 Y(i)'s column r)^T */
             double *v = lji + r * dim;
