@@ -3,8 +3,9 @@
  * L is dense, so the factor is Davis's up-looking algorithm ("Algorithm 849", ACM TOMS 31,
  * 2005) on the points' graph, with a small dense product for each block where the scalar
  * algorithm did one multiply-add and an index load for each entry. L is unit lower
- * triangular in blocks and D block diagonal; each D block is kept inverted. A factorisation
- * asks stop_requested() every few points and gives up when a signal asks the run to stop. */
+ * triangular in blocks and D block diagonal, each D block kept as its own L D L^T. A
+ * factorisation asks stop_requested() every few points and gives up when a signal asks the
+ * run to stop. */
 #define _POSIX_C_SOURCE 200809L /* core/stop.h: struct sigaction */
 #include "solver/direct/ldl.h"
 
@@ -60,7 +61,7 @@ size_t direct_ldl_analyse(struct direct *d, const struct model *m, size_t c, siz
     return d->blp[j1];
 }
 
-/* y -= link l's coupling block between its ends, geo P + n n^T / a (symmetric). */
+/* y += link l's block of H between its ends, -(geo P + n n^T / a) (symmetric). */
 BLOCK void sub_coupling(const struct direct *d, uint32_t l, int dim, double *y)
 {
     const double nn[3] = {d->n[l].x, d->n[l].y, d->n[l].z};
@@ -70,8 +71,8 @@ BLOCK void sub_coupling(const struct direct *d, uint32_t l, int dim, double *y)
             y[r * dim + s] -= geo * ((r == s) - nn[r] * nn[s]) + nn[r] * nn[s] * ia;
 }
 
-/* y -= a b (dim x dim blocks, row-major); a row of three written out, as the compiler does not
- * unroll the loop at -O2 and this is where a factorisation spends its time. */
+/* y -= a b (dim x dim blocks, row-major), a row written out (the compiler does not unroll
+ * the loop at -O2). */
 BLOCK void sub_product(double *y, const double *a, const double *b, int dim)
 {
     for (int r = 0; r < dim; r++) {
