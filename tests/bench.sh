@@ -8,7 +8,8 @@
 catena bench --quick --json "$tmp/bench.json"
 expect_status 0 "bench --quick runs every case and passes its checks"
 for name in chain-1k-verlet chain-10k-xpbd cloth-100 ropes-1000x100 write-csv write-json \
-    write-npy render-cloth-100 global-chain-1k global-cloth-40 global-hair; do
+    write-npy render-cloth-100 global-chain-1k global-cloth-40 global-hair \
+    global-fixed-cloth-40 global-fixed-cloth-100; do
     expect_out "$name" "the table has $name"
     check "the JSON has $name" grep -q "\"name\":[[:space:]]*\"$name\"" "$tmp/bench.json"
 done

@@ -5,13 +5,11 @@
  *                          (20 and 100 iterations) and the direct projection (1, 2, 4, 10)
  *   bench_direct scaling   CPU per point and iteration of the direct projection at N = 1000 and
  *                          10 000, 4 iterations
- *   bench_direct cloth     the 40 x 40 (0.5 s) and 100 x 100 (5 steps) xpbd cloths: stretch, CPU per
- *                          step, Gauss-Seidel and direct at 10 iterations
- *   bench_direct accuracy  equal accuracy: the fewest iterations (of a ladder) with which each
- *                          solver ends below stretch 1e-3 and 1e-6, and its CPU per step, on the
- *                          chain (4 s) and the 40 x 40 cloth (0.5 s)
- * Prints Markdown tables. Timings are CPU seconds (the machine may be shared: compare the
- * ratios); stretches are deterministic. */
+ *   bench_direct cloth     the 40 x 40 (0.5 s) and 100 x 100 (5 steps) xpbd cloths: stretch, CPU
+ * per step, Gauss-Seidel and direct at 10 iterations bench_direct accuracy  equal accuracy: the
+ * fewest iterations (of a ladder) with which each solver ends below stretch 1e-3 and 1e-6, and its
+ * CPU per step, on the chain (4 s) and the 40 x 40 cloth (0.5 s) Prints Markdown tables. Timings
+ * are CPU seconds (the machine may be shared: compare the ratios); stretches are deterministic. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +19,7 @@
 #include "bench/bench.h"
 #include "core/clock.h"
 #include "bench/bench_ref.h"
+#include "solver/direct/direct.h"
 #include "solver/solver.h"
 #include "solver/state.h"
 
@@ -28,6 +27,8 @@ struct result {
     double stretch;  /* largest length/rest - 1 at the end */
     double distance; /* to the exact equilibrium, relative to the 10 m span; -1 without one */
     double ms;       /* CPU per step */
+    size_t nnz;      /* entries of the factor of the bodies with loops */
+    long factors;    /* their factorisations over the run (the last substep of each step) */
 };
 
 static struct model *model(int shape, long n, int global, int iterations)
@@ -71,10 +72,16 @@ static struct result run(struct model *m, long steps, const vec3 *ref)
         exit(1);
     }
     const double t0 = clock_cpu_s();
-    for (long k = 0; k < steps; k++)
+    long factors = 0;
+    for (long k = 0; k < steps; k++) {
         solver_step(m, s);
+        if (s->cache->direct)
+            factors += direct_get_stats(s->cache->direct)->factorizations;
+    }
     struct result r = {solver_max_stretch(m, s) - 1.0, -1.0,
-                       1e3 * (clock_cpu_s() - t0) / (double)steps};
+                       1e3 * (clock_cpu_s() - t0) / (double)steps, 0, factors};
+    if (s->cache->direct)
+        r.nnz = direct_get_stats(s->cache->direct)->graph_factor_nnz;
     if (ref) {
         struct catenary_stats st;
         catenary_stats_points(s->x, ref, m->npoints, 10.0, &st);
@@ -124,25 +131,30 @@ static void bench_scaling(void)
         for (int s = 0; s < 240; s++)
             bench_ref_step(ref);
         const double ms = 1e3 * (clock_cpu_s() - t0) / 240.0;
-        printf("| %ld | %.3f | %.0f | %.3f |\n", n[k], r.ms, 1e6 * r.ms / (4.0 * (double)n[k]),
-               ms);
+        printf("| %ld | %.3f | %.0f | %.3f |\n", n[k], r.ms, 1e6 * r.ms / (4.0 * (double)n[k]), ms);
         bench_ref_destroy(ref);
         model_destroy(g);
         model_destroy(m);
     }
 }
 
-static void bench_cloth(void)
+/* solvers: 0 Gauss-Seidel, 1 the Newton, 2 the fixed matrix; first, the first of them; the
+ * 100 x 100 cloth for steps100 steps (the 40 x 40 for 30). */
+static void bench_cloth(int first, int iterations, long steps100)
 {
-    puts("| cloth | solver | iterations | max stretch | ms per step |");
-    puts("| --- | --- | --- | --- | --- |");
+    static const char *const names[] = {"Gauss–Seidel", "direct, Newton", "direct, fixed"};
+    puts("| cloth | solver | iterations | max stretch | ms per step | factor entries | "
+         "factorisations |");
+    puts("| --- | --- | --- | --- | --- | --- | --- |");
     const long n[2] = {40, 100};
     for (int k = 0; k < 2; k++)
-        for (int global = 0; global < 2; global++) {
-            struct model *m = model(BENCH_CLOTH, n[k], global, 10);
-            const struct result r = run(m, n[k] > 40 ? 5 : 30, NULL);
-            printf("| %ld x %ld | %s | 10 | %.2g | %.2f |\n", n[k], n[k],
-                   global ? "direct" : "Gauss–Seidel", r.stretch, r.ms);
+        for (int global = 0; global < 3; global++) {
+            if (global > 0 && global < first)
+                continue;
+            struct model *m = model(BENCH_CLOTH, n[k], global, iterations);
+            const struct result r = run(m, n[k] > 40 ? steps100 : 30, NULL);
+            printf("| %ld x %ld | %s | %d | %.2g | %.3f | %zu | %ld |\n", n[k], n[k], names[global],
+                   iterations, r.stretch, r.ms, r.nnz, r.factors);
             model_destroy(m);
         }
 }
@@ -190,7 +202,9 @@ int main(int argc, char **argv)
     else if (argc == 2 && strcmp(argv[1], "scaling") == 0)
         bench_scaling();
     else if (argc == 2 && strcmp(argv[1], "cloth") == 0)
-        bench_cloth();
+        bench_cloth(1, 10, 5);
+    else if (argc >= 2 && strcmp(argv[1], "fixed") == 0)
+        bench_cloth(2, argc > 2 ? atoi(argv[2]) : 10, 30);
     else if (argc == 2 && strcmp(argv[1], "accuracy") == 0)
         bench_accuracy();
     else {

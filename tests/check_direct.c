@@ -494,7 +494,7 @@ END_TEST
 
 /* Independent bodies are solved in chunks by the thread team: six falling chains (trees)
  * and two curtains (bodies with loops) in one model give the same bytes with 1, 2 and 3
- * threads, every step. */
+ * threads, every step, under either global_matrix (_i 0: newton, 1: fixed). */
 START_TEST(test_threads_same_bytes)
 {
     struct model *base = curtain(8, 0.05); /* 64 points; a second one, 1 m aside */
@@ -516,6 +516,7 @@ START_TEST(test_threads_same_bytes)
         add_strand(base, (uint32_t)top, v3(1, -1 - 0.1 * c, 0.2), 30, 0.02, 0.01);
     }
     struct state *st[3];
+    base->global_matrix = _i ? MATRIX_FIXED : MATRIX_NEWTON;
     for (int t = 0; t < 3; t++) {
         base->threads = t + 1;
         st[t] = state_create(base);
@@ -570,7 +571,7 @@ static Suite *direct_suite(void)
     tcase_add_test(tc, test_break_reanalyses);
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_one_iteration_v_start);
-    tcase_add_test(tc, test_threads_same_bytes);
+    tcase_add_loop_test(tc, test_threads_same_bytes, 0, 2);
     tcase_add_test(tc, test_four_iterations_v_start);
     suite_add_tcase(su, tc);
     return su;

@@ -665,8 +665,8 @@ static const struct bad bad_inputs[] = {
      "test.json: solver.order: unknown value \"foward\" (did you mean \"forward\"?)"},
     {HEAD "'solver': {'new\\nline': 1}}",
      "test.json: solver.new?line: unknown key (valid keys: method, iterations, order, damping, "
-     "damping_rate, max_length_pass, global, global_limit, collide_every, shock_iterations, threads, "
-     "kernel)"},
+     "damping_rate, max_length_pass, global, global_limit, global_matrix, collide_every, "
+     "shock_iterations, threads, kernel)"},
     {HEAD "'solver': {'method': 'a\\tb'}}",
      "test.json: solver.method: unknown value \"a?b\" (expected \"verlet\", \"pbd\" or \"xpbd\")"},
     {HEAD "'solver': {'method': 'rk4'}}",

@@ -2,10 +2,11 @@
 # The direct projection (solver.global) from the command line: a body whose factorisation
 # would pass solver.global_limit is refused before the run starts (exit 2, the body named,
 # Gauss-Seidel suggested), and a run stuck in the factorisation of a dense body stops
-# within a second of SIGTERM (exit 143).
+# within a second of SIGTERM (exit 143); under solver.global_matrix "fixed" the estimate is
+# that of its scalar matrix, and a bad value of the key is refused.
 . "$top_srcdir/tests/lib.sh"
 
-# --- refused up front: the curtain's factorisation takes ~2e7 operations
+# --- refused up front: the curtain's factorisation takes ~1.6e7 operations (AMD order)
 
 catena run -q -o "$tmp/refused" --set solver.global=true --set solver.global_limit=1e6 \
     "$top_srcdir/scenarios/cloth-curtain.json"
@@ -19,6 +20,30 @@ check "nothing is written for a refused run" test ! -e "$tmp/refused/summary.jso
 catena run -q -o "$tmp/allowed" --steps 2 --set solver.global=true \
     "$top_srcdir/scenarios/cloth-curtain.json"
 expect_status 0 "the same body under the default limit runs"
+
+# under solver.global_matrix "fixed" the factor is the scalar matrix's (one unknown a point,
+# a ninth of the entries): the estimate follows it
+catena run -q -o "$tmp/fixed-refused" --set solver.global=true --set solver.global_matrix=fixed \
+    --set solver.global_limit=1e5 "$top_srcdir/scenarios/cloth-curtain.json"
+expect_status 2 "fixed: a body past solver.global_limit: exit 2"
+expect_err "factorisation of its links would take 6.3e+05 operations" "fixed: the estimate is the scalar matrix's"
+catena run -q -o "$tmp/fixed-allowed" --steps 2 --set solver.global=true \
+    --set solver.global_matrix=fixed --set solver.global_limit=1e6 \
+    "$top_srcdir/scenarios/cloth-curtain.json"
+expect_status 0 "fixed: the limit that refuses the Newton's factor (1.6e7) lets it run"
+check "the summary names the matrix" grep -q '"global_matrix":[[:space:]]*"fixed"' \
+    "$tmp/fixed-allowed/summary.json"
+
+catena run -q -o "$tmp/bad-matrix" --set solver.global=true --set solver.global_matrix=exact \
+    "$top_srcdir/scenarios/cloth-curtain.json"
+expect_status 2 "solver.global_matrix: an unknown value is bad input"
+expect_err 'solver.global_matrix=exact: unknown value "exact" (expected "newton" or "fixed")' \
+    "the message names the key and what is valid"
+sed 's/"global": true/"global": true, "global_matrix": true/' "$top_srcdir/scenarios/direct-chain-1000.json" \
+    >"$tmp/matrix-type.json"
+catena validate "$tmp/matrix-type.json"
+expect_status 2 "solver.global_matrix must be a string"
+expect_err "matrix-type.json: solver.global_matrix" "the message names the file and the key"
 
 sed 's/"global": true/"global": true, "global_limit": -1/' "$top_srcdir/scenarios/direct-chain-1000.json" \
     >"$tmp/negative.json"

@@ -37,6 +37,8 @@ static const struct bench_case cases[] = {
     {"global-cloth-40",   1, bench_direct_case, 2},
     {"global-cloth-100",  0, bench_direct_case, 3},
     {"global-hair",       1, bench_direct_case, 4},
+    {"global-fixed-cloth-40", 1, bench_direct_case, 5},
+    {"global-fixed-cloth-100", 1, bench_direct_case, 6},
 };
 // clang-format on
 #define NCASES (sizeof cases / sizeof cases[0])

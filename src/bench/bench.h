@@ -89,9 +89,10 @@ int bench_direct_case(const struct bench_case *c, const struct bench_options *o,
 int bench_frames_case(const struct bench_case *c, const struct bench_options *o,
                       struct bench_result *r, struct catena_error *err);
 
-/* The models of bench/direct.c's cases (see there), with solver.global on or off and the
- * iterations given: the issue's V-start chain of n points, an n x n hanging xpbd cloth, n
- * hair strands. NULL when out of memory; the caller frees it with model_destroy. */
+/* The models of bench/direct.c's cases (see there), with solver.global off (global 0), on
+ * with the Newton (1) or on with solver.global_matrix "fixed" (2), and the iterations given: the
+ * issue's V-start chain of n points, an n x n hanging xpbd cloth, n hair strands. NULL when out of
+ * memory; the caller frees it with model_destroy. */
 enum { BENCH_V_CHAIN, BENCH_CLOTH, BENCH_HAIR };
 struct model *bench_direct_model(int shape, long n, int global, int iterations);
 

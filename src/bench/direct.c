@@ -10,6 +10,8 @@
  *    slack top row (started on a cylinder, as cloth-curtain), 10 iterations a step, against
  *    catena's own Gauss-Seidel on the same model with the same iterations; checked: the
  *    global solve ends no more stretched than Gauss-Seidel.
+ *  - global-fixed-cloth-40, global-fixed-cloth-100: the same cloths under solver.global_matrix
+ *    "fixed" (solver/direct/fixed.c), the same check.
  *  - global-hair: 64 strands of 64 points, each hanging from its own pin: independent trees
  *    for the thread team (checked: the same bits as one thread).
  * ns/c.it is per point and iteration; "vs ref" is reference time over catena's. */
@@ -38,12 +40,14 @@ struct direct_case {
     enum direct_shape shape;
     long n, quick_n; /* chain points, cloth side or strands; under --quick (0: skipped) */
     int iterations, ref_iterations;
+    int global; /* bench_direct_model's: 1 the Newton, 2 the fixed matrix */
 };
 
 static const struct direct_case cases[] = {
-    {V_CHAIN, 1000, 1000, 4, 20}, {V_CHAIN, 10000, 10000, 4, 20},
-    {CLOTH, 40, 12, 10, 10},      {CLOTH, 100, 0, 10, 10},
-    {HAIR, 64, 8, 4, 4},
+    {V_CHAIN, 1000, 1000, 4, 20, 1}, {V_CHAIN, 10000, 10000, 4, 20, 1},
+    {CLOTH, 40, 12, 10, 10, 1},      {CLOTH, 100, 0, 10, 10, 1},
+    {HAIR, 64, 8, 4, 4, 1},          {CLOTH, 40, 12, 10, 10, 2},
+    {CLOTH, 100, 20, 10, 10, 2},
 };
 
 static struct model *v_chain(long n, int iterations)
@@ -139,7 +143,8 @@ struct model *bench_direct_model(int shape, long n, int global, int iterations)
                       : shape == CLOTH ? cloth(n, iterations)
                                        : hair(n, iterations);
     if (m) {
-        m->global = global;
+        m->global = global != 0;
+        m->global_matrix = global == 2 ? MATRIX_FIXED : MATRIX_NEWTON;
         m->steps = 1;
     }
     return m;
@@ -167,7 +172,7 @@ static int runs_make(const struct direct_case *dc, long n, const struct bench_op
                      struct runs *r)
 {
     memset(r, 0, sizeof *r);
-    r->m = bench_direct_model(dc->shape, n, 1, dc->iterations);
+    r->m = bench_direct_model(dc->shape, n, dc->global, dc->iterations);
     r->ref_model = bench_direct_model(dc->shape, n, 0, dc->ref_iterations);
     if (!r->m || !r->ref_model)
         return -1;

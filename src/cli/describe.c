@@ -98,7 +98,10 @@ static void describe_solver(FILE *out, const struct model *m)
     if (m->max_length_pass)
         fprintf(out, KEY "%s\n", "max length", "pass after the iterations");
     if (m->global)
-        fprintf(out, KEY "%s\n", "global", "distance links of each body solved at once");
+        fprintf(out, KEY "%s\n", "global",
+                m->global_matrix == MATRIX_FIXED
+                    ? "distance links of each body solved at once (fixed matrix)"
+                    : "distance links of each body solved at once");
 }
 
 /* "KEY  total (name n, ...)" for the kinds that occur; nothing when there are none. */

@@ -95,6 +95,8 @@ static void add_stepping(cJSON *o, const struct model *m, int *ok)
     put(s, "damping", json_out_number(m->damping), ok);
     put(s, "max_length_pass", cJSON_CreateBool(m->max_length_pass), ok);
     put(s, "global", cJSON_CreateBool(m->global), ok);
+    if (m->global_matrix == MATRIX_FIXED) /* the default is left unsaid */
+        put(s, "global_matrix", cJSON_CreateString("fixed"), ok);
     put(s, "collide_every", cJSON_CreateNumber(m->collide_every), ok);
     put(s, "shock_iterations", cJSON_CreateNumber(m->shock_iterations), ok);
     put(s, "threads", cJSON_CreateNumber(m->threads), ok);

@@ -33,6 +33,13 @@ enum solver_order {
 
 /* How the links are relaxed (solver.kernel); both make the same projections in the same
  * order, so they give the same bits. */
+/* solver.global_matrix: how solver.global iterates a body with loops. */
+enum solver_matrix {
+    MATRIX_NEWTON, /* Newton's method on the KKT system, its matrix renewed as it goes
+                      (solver/direct/newton.c) */
+    MATRIX_FIXED,  /* ADMM with one scalar matrix factored per topology (solver/direct/fixed.c) */
+};
+
 enum solver_kernel {
     KERNEL_BATCHED, /* gathered once a step into flat arrays; colours or independent runs
                        shared by solver.threads threads (solver/batch/batch.c) */
@@ -212,9 +219,10 @@ struct model {
                        see below. solver.damping_rate (1/s) is converted into it
                        (model_damping_of_rate) */
     int global;     /* 1: distance links of each body solved at once (solver/direct/direct.h) */
-    double global_limit; /* solver.global_limit: the most floating-point operations one
-                            factorisation of a body with loops may take; past it the run is
-                            refused before it starts (solver_check) */
+    double global_limit;              /* solver.global_limit: the most floating-point operations one
+                                         factorisation of a body with loops may take; past it the run is
+                                         refused before it starts (solver_check) */
+    enum solver_matrix global_matrix; /* solver.global_matrix */
 
     /* pbd and xpbd read damping as the fraction of velocity kept per second: v *= damping^h
      * every substep of h seconds, so it does not change with dt. */

@@ -51,6 +51,8 @@ static void add_parameters(cJSON *root, const struct scenario *sc, int *ok)
     need(json_out_add_number(p, "damping_rate", model_damping_rate(m, m->damping)), ok);
     add_item(p, "max_length_pass", cJSON_CreateBool(m->max_length_pass), ok);
     add_item(p, "global", cJSON_CreateBool(m->global), ok);
+    if (m->global && m->global_matrix == MATRIX_FIXED) /* the default is left unsaid */
+        need(cJSON_AddStringToObject(p, "global_matrix", "fixed"), ok);
     need(json_out_add_number(p, "collide_every", m->collide_every), ok);
     need(json_out_add_number(p, "shock_iterations", m->shock_iterations), ok);
     const double g[3] = {m->gravity.x, m->gravity.y, m->gravity.z};

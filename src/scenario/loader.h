@@ -197,6 +197,7 @@ extern const struct sjson_key scenario_top_keys[], scenario_time_keys[], scenari
 
 extern const char *const scenario_method_names[],
     *const scenario_order_names[], *const scenario_kernel_names[],
+    *const scenario_matrix_names[],
                                        *const scenario_link_kind_names[],
                                            *const scenario_format_names[],
                                                *const scenario_report_names[],

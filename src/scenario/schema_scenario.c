@@ -108,6 +108,7 @@ static const struct schema_object solver = {
                                                {"damping_rate", HOLD_NUMBER, NULL},
                                                {"max_length_pass", HOLD_BOOLEAN, NULL},
                                                {"global", HOLD_BOOLEAN, NULL},
+                                               {"global_matrix", HOLD_ENUM, scenario_matrix_names},
                                                {"collide_every", HOLD_INTEGER, NULL},
                                                {"shock_iterations", HOLD_INTEGER, NULL},
                                                {"threads", HOLD_INTEGER, NULL},

@@ -1,11 +1,11 @@
 /* The scenario's "solver" section (catena-scenario(5)), every key of it: the method and its
  * iterations, order and damping (or damping_rate, the same meaning under every method);
  * max_length_pass; global, the direct projection of each body's distance links
- * (solver/direct/direct.h), and global_limit, the most work one of its factorisations may
- * take; collide_every; shock_iterations, the last iterations that hold contact points still
- * (shock propagation, Guendelman, Bridson and Fedkiw 2003); and threads and kernel, which
- * change how the links are relaxed but never a result (every combination gives the same
- * bits: tests/check_batch.c). */
+ * (solver/direct/direct.h), global_limit, the most work one of its factorisations may
+ * take, and global_matrix, how it iterates a body with loops; collide_every; shock_iterations, the
+ * last iterations that hold contact points still (shock propagation, Guendelman, Bridson and Fedkiw
+ * 2003); and threads and kernel, which change how the links are relaxed but never a result (every
+ * combination gives the same bits: tests/check_batch.c). */
 #include <limits.h>
 #include <math.h>
 
@@ -25,6 +25,7 @@ const struct sjson_key scenario_solver_keys[] = {
     {"max_length_pass", 0},
     {"global", 0},
     {"global_limit", 0},
+    {"global_matrix", 0},
     {"collide_every", 0},
     {"shock_iterations", 0},
     {"threads", 0},
@@ -37,6 +38,7 @@ const struct sjson_key scenario_solver_keys[] = {
 const char *const scenario_method_names[] = {"verlet", "pbd", "xpbd", NULL};
 const char *const scenario_order_names[] = {"forward", "alternate", "colored", NULL};
 const char *const scenario_kernel_names[] = {"batched", "simple", NULL};
+const char *const scenario_matrix_names[] = {"newton", "fixed", NULL};
 
 /* Warns when solver.damping was written for a method whose damping means something else
  * (a factor per substep under verlet, a fraction per second under pbd and xpbd) and an
@@ -104,16 +106,18 @@ static int read_method(struct loader *ld, const cJSON *s)
     return check_damping_method(ld);
 }
 
-/* threads and kernel. */
+/* threads, kernel and global_matrix. */
 static int read_perf(struct loader *ld, const cJSON *s)
 {
     long long threads = ld->m->threads;
-    int kernel = (int)ld->m->kernel;
+    int kernel = (int)ld->m->kernel, matrix = (int)ld->m->global_matrix;
     if (sjson_get_integer(&ld->cx, s, "solver", "threads", 1, SCENARIO_MAX_THREADS, &threads) ||
-        sjson_get_enum(&ld->cx, s, "solver", "kernel", scenario_kernel_names, &kernel))
+        sjson_get_enum(&ld->cx, s, "solver", "kernel", scenario_kernel_names, &kernel) ||
+        sjson_get_enum(&ld->cx, s, "solver", "global_matrix", scenario_matrix_names, &matrix))
         return CATENA_EINPUT;
     ld->m->threads = (int)threads;
     ld->m->kernel = (enum solver_kernel)kernel;
+    ld->m->global_matrix = (enum solver_matrix)matrix;
     return 0;
 }
 

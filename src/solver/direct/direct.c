@@ -10,6 +10,7 @@
 
 #include "core/alloc.h"
 #include "solver/batch/pool.h"
+#include "solver/direct/fixed.h"
 #include "solver/direct/graph.h"
 #include "solver/direct/internal.h"
 #include "solver/direct/newton.h"
@@ -62,6 +63,7 @@ static struct direct *create(const struct model *m, int symbolic)
         return NULL;
     const size_t np = m->npoints, nl = m->nlinks;
     d->dims = m->dims;
+    d->gdims = m->global_matrix == MATRIX_FIXED ? 1 : m->dims;
     d->npoints = np;
     d->nlinks = nl;
     d->adj_first = alloc_array(np + 1, sizeof *d->adj_first);
@@ -285,6 +287,7 @@ static void root_at_centre(struct direct *d, const struct model *m, size_t first
 static void move_to_graph(struct direct *d, size_t first)
 {
     d->gcomp_pfirst[d->ngcomp] = (uint32_t)d->ngpoint;
+    d->gcomp_lfirst[d->ngcomp] = (uint32_t)d->ngraph;
     for (size_t k = first; k < d->ntree; k++) {
         const uint32_t p = d->order[k];
         d->gpoint[d->ngpoint++] = p;
@@ -296,6 +299,7 @@ static void move_to_graph(struct direct *d, size_t first)
             d->graph_link[d->ngraph++] = l;
         }
     }
+    d->gcomp_lfirst[d->ngcomp + 1] = (uint32_t)d->ngraph;
     d->gcomp_pfirst[++d->ngcomp] = (uint32_t)d->ngpoint;
     d->ntree = first;
 }
@@ -347,6 +351,7 @@ void direct_analyse(struct direct *d, const struct model *m, const unsigned char
     memset(seen, 0, d->npoints);
     d->ntree = d->ngraph = d->ntcomp = d->ngcomp = d->ngpoint = 0;
     d->gcomp_pfirst[0] = 0;
+    d->gcomp_lfirst[0] = 0;
     d->tcomp_first[0] = 0;
     for (size_t p = 0; p < d->npoints; p++) {
         if (seen[p] || !d->is_free[p])
@@ -396,8 +401,10 @@ void direct_begin(struct direct *d, const vec3 *x, const vec3 *xstart, int other
         d->tcomp_pending[c] = 0;
     }
     d->stats.factorizations = 0;
-    for (size_t c = 0; c < d->ngcomp; c++)
+    for (size_t c = 0; c < d->ngcomp; c++) {
         d->gcomp_state[c].factorizations = 0;
+        d->gcomp_state[c].fresh = 1;
+    }
 }
 
 /* What moved the points of tree component c since its last iteration (a tether, an angle
@@ -454,6 +461,8 @@ static void run_chunk(void *ctx, size_t j)
     for (size_t c = j * ncomp / jb->nchunks; c < (j + 1) * ncomp / jb->nchunks; c++) {
         if (c < d->ntcomp)
             iterate_tree(d, jb->m, jb->x, jb->h, c, jb->cold, scratch);
+        else if (jb->m->global_matrix == MATRIX_FIXED)
+            direct_fixed_component(d, jb->m, c - d->ntcomp, jb->x, jb->h);
         else
             direct_newton_component(d, jb->m, c - d->ntcomp, jb->x, jb->h, jb->cold);
     }

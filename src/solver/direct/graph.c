@@ -3,7 +3,9 @@
  * which leaves the positions' system
  *     H dx = -g - J^T A^-1 c,   H = K + J^T A^-1 J  (K: masses and the tensions' stiffness),
  * symmetric positive definite, with dims unknowns a point instead of dims a point plus one a
- * link. This file is its symbolic side: the storage, the order of the points (approximate
+ * link. Under solver.global_matrix "fixed" the same storage holds instead the scalar matrix
+ * of solver/direct/fixed.c (gdims 1: one unknown a point, the same for every axis).
+ * This file is its symbolic side: the storage, the order of the points (approximate
  * minimum degree), the pattern of H and the elimination tree and column counts of its L D L^T
  * factor (Davis, "Algorithm 849", ACM TOMS 31, 2005). Each component has its own system (its
  * unknowns are contiguous and its factor a block of the whole), so components can be solved apart.
@@ -107,7 +109,7 @@ static void walk_point_column(struct direct *d, const struct model *m, struct wa
         const uint32_t q = m->links[l].a == p ? m->links[l].b : m->links[l].a;
         if (q == p || !direct_in_system(d, q) || d->uidx[q] >= c0)
             continue;
-        for (int r2 = 0; r2 < d->dims; r2++)
+        for (int r2 = 0; r2 < d->gdims; r2++)
             emit(d, w, c0 + (size_t)r, d->uidx[q] + (uint32_t)r2);
     }
 }
@@ -119,7 +121,7 @@ static void walk(struct direct *d, const struct model *m, size_t c, int mode)
     struct walker w = {mode, d->ap[d->gcomp_ufirst[c]]};
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
         const uint32_t p = d->gpoint[k];
-        for (int r = 0; r < d->dims; r++)
+        for (int r = 0; r < d->gdims; r++)
             walk_point_column(d, m, &w, p, r);
     }
 }
@@ -161,7 +163,7 @@ static void number(struct direct *d)
         /* grank orders the component's points; gpoint lists them in that order */
         for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
             d->uidx[d->gpoint[k]] = (uint32_t)nu;
-            nu += (size_t)d->dims;
+            nu += (size_t)d->gdims;
         }
     }
     d->gcomp_ufirst[d->ngcomp] = nu;
@@ -176,7 +178,7 @@ static size_t pattern(struct direct *d, const struct model *m, size_t cap, int r
     struct walker w = {WALK_COUNT, 0};
     for (size_t c = 0; c < d->ngcomp; c++)
         for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++)
-            for (int r = 0; r < d->dims; r++)
+            for (int r = 0; r < d->gdims; r++)
                 walk_point_column(d, m, &w, d->gpoint[k], r);
     for (size_t j = 0; j < d->nu; j++)
         d->ap[j + 1] += d->ap[j];
@@ -210,12 +212,15 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
     d->uidx = calloc(np + 1, sizeof *d->uidx);
     d->gcomp_pfirst = calloc(np + 2, sizeof *d->gcomp_pfirst);
     d->gcomp_ufirst = calloc(np + 2, sizeof *d->gcomp_ufirst);
+    d->gcomp_lfirst = calloc(np + 2, sizeof *d->gcomp_lfirst);
     d->gcomp_state = calloc(np + 1, sizeof *d->gcomp_state);
     d->lgeo = calloc(nl + 1, sizeof *d->lgeo);
     d->la = calloc(nl + 1, sizeof *d->la);
     d->lc = calloc(nl + 1, sizeof *d->lc);
     d->nf = calloc(nl + 1, sizeof *d->nf);
     d->laf = calloc(nl + 1, sizeof *d->laf);
+    d->lw = calloc(nl + 1, sizeof *d->lw);
+    d->flink = calloc(nl + 1, sizeof *d->flink);
     d->ap = calloc(umax + 1, sizeof *d->ap);
     d->rhs = calloc(umax + 1, sizeof *d->rhs);
     d->etree = calloc(umax + 1, sizeof *d->etree);
@@ -231,8 +236,10 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
     d->by = calloc(9 * np + 1, sizeof *d->by);
     d->bdfac = calloc(BLOCK_FACTOR * np + 1, sizeof *d->bdfac);
     if (!d->gorder || !d->grank || !d->gkeys || !d->uidx || !d->gcomp_pfirst || !d->gcomp_ufirst ||
-        !d->gcomp_state || !d->lgeo || !d->la || !d->lc || !d->nf || !d->laf || !d->ap || !d->rhs ||
-        !d->etree || !d->lnz || !d->lflag || !d->lp || order(d, m))
+        !d->gcomp_lfirst || !d->gcomp_state || !d->lgeo || !d->la || !d->lc || !d->nf || !d->laf ||
+        !d->lw || !d->flink || !d->ap || !d->rhs || !d->etree || !d->lnz || !d->lflag || !d->lp ||
+        !d->bparent || !d->bcount || !d->bflag || !d->bfill || !d->bpattern || !d->blp || !d->by ||
+        !d->bdfac || order(d, m))
         return -1;
     /* The capacity: every point and every distance link in one system. */
     for (size_t i = 0; i < nl; i++)
@@ -263,7 +270,7 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
 /* Point p's share of the factorisation: its columns' operations and entries. */
 static void point_cost(const struct direct *d, uint32_t p, double *flops, double *entries)
 {
-    for (int r = 0; r < d->dims; r++) {
+    for (int r = 0; r < d->gdims; r++) {
         const double n = (double)d->lnz[d->uidx[p] + (uint32_t)r];
         *flops += n * (n + 3.0); /* column k of L: lnz[k] entries, lnz[k] (lnz[k] + 3) ops */
         *entries += n;
@@ -297,12 +304,15 @@ void direct_graph_destroy(struct direct *d)
     free(d->uidx);
     free(d->gcomp_pfirst);
     free(d->gcomp_ufirst);
+    free(d->gcomp_lfirst);
     free(d->gcomp_state);
     free(d->lgeo);
     free(d->la);
     free(d->lc);
     free(d->nf);
     free(d->laf);
+    free(d->lw);
+    free(d->flink);
     free(d->bparent);
     free(d->bcount);
     free(d->bflag);
@@ -350,7 +360,7 @@ void direct_graph_analyse(struct direct *d, const struct model *m)
     for (size_t c = 0; c < d->ngcomp; c++) {
         base = symbolic(d, c, base, NULL);
         blocks = direct_ldl_analyse(d, m, c, blocks);
-        if (base > d->l_cap || blocks * (size_t)(d->dims * d->dims) > d->l_cap) {
+        if (base > d->l_cap || blocks * (size_t)(d->gdims * d->gdims) > d->l_cap) {
             give_up(d);
             return;
         }

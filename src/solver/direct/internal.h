@@ -1,7 +1,8 @@
 /* Private to the direct (global) projection: the workspace shared by solver/direct/direct.c
  * (analysis and iteration), tree.c (O(N) elimination on trees), trial.c (a tree's trial
  * steps), search.c (how far a tree's step goes), graph.c (the system of bodies with loops)
- * and newton.c (its sparse LDL^T step). Everything is allocated by direct_create for the
+ * newton.c (its Newton step), fixed.c (its ADMM iteration under solver.global_matrix "fixed")
+ * and ldl.c (their sparse L D L^T). Everything is allocated by direct_create for the
  * worst case, so neither the analysis nor an iteration allocates. */
 #ifndef CATENA_DIRECT_INTERNAL_H
 #define CATENA_DIRECT_INTERNAL_H
@@ -26,6 +27,17 @@ struct direct_keyed {
     uint32_t point;
 };
 
+/* A link of a component with loops as solver/direct/fixed.c iterates it, in graph_link's
+ * order: what it reads, flat, and its ADMM state. */
+struct fixed_link {
+    uint32_t a, b;      /* its ends */
+    uint32_t link;      /* its index */
+    unsigned char free; /* bit 0: a is an unknown, bit 1: b is */
+    double rest, w, aw; /* rest length, m; weight, kg; compliance / h^2 times w */
+    vec3 z, u;          /* split variable (the link's vector) and scaled dual, m */
+    double wm;          /* w over the mean mass of its free ends */
+};
+
 /* A component with loops between iterations. */
 struct graph_comp {
     int factored;          /* 1 while the factor may serve the next iteration */
@@ -33,10 +45,15 @@ struct graph_comp {
     double converged;      /* a residual this small needs no step, m */
     double refactor_floor; /* nor, this small, a new factor, m */
     long factorizations;   /* since the substep began */
+    int fresh;             /* "fixed": the substep's first iteration is next */
+    double fixed_h;        /* "fixed": the substep its factor was made for, s (0: none) */
+    double fixed_scale;    /* "fixed": the weights' scale, by residual balancing (0: 1) */
 };
 
 struct direct {
     int dims;               /* 2 or 3: unknowns per point */
+    int gdims;              /* unknowns per point of the graphs' systems: dims, or 1 under
+                               solver.global_matrix "fixed" (solver/direct/fixed.c) */
     size_t npoints, nlinks; /* sizes of the model it was made for */
     uint32_t *adj_first;    /* [npoints + 1] CSR of the links at each point */
     uint32_t *adj_link;     /* [2 nlinks] */
@@ -102,6 +119,7 @@ struct direct {
     size_t ngcomp;                  /* components with loops */
     uint32_t *gcomp_pfirst;         /* [npoints + 1] c's points: gpoint[gcomp_pfirst[c]..] */
     size_t *gcomp_ufirst;           /* [npoints + 1] c's unknowns: [gcomp_ufirst[c], [c+1]) */
+    uint32_t *gcomp_lfirst;         /* [npoints + 1] c's links: graph_link[gcomp_lfirst[c]..] */
     struct graph_comp *gcomp_state; /* [npoints] */
     uint32_t *gorder, *grank;       /* [npoints] the order of all points, made once */
     struct direct_keyed *gkeys;     /* [npoints] sorting work */
@@ -110,6 +128,8 @@ struct direct {
     double *lgeo, *la, *lc;         /* [nlinks] tension stiffness, penalty a, C + a l */
     vec3 *nf;                       /* [nlinks] directions the current factor was made with */
     double *laf;                    /* [nlinks] and penalties */
+    double *lw;                     /* [nlinks] "fixed": the link's weight in the matrix, kg */
+    struct fixed_link *flink;       /* [nlinks] "fixed": graph_link[j]'s record, by j */
     uint32_t *ap, *ai;              /* [max unknowns + 1], [max entries]: strictly upper part */
     double *rhs;                    /* [max unknowns] */
     int32_t *etree;                 /* [max unknowns] elimination tree */
@@ -121,7 +141,7 @@ struct direct {
     double gs_moved; /* the most Gauss-Seidel moved a graph point since the last iteration, m */
     /* The factor in blocks of a point's unknowns (solver/direct/ldl.c), by point rank j (the
      * index into gpoint): L's column j is the blocks li[blp[j]..] (row ranks) of
-     * dims x dims values at lx + dims^2 blp[j].. */
+     * gdims x gdims values at lx + gdims^2 blp[j].. */
     int32_t *bparent;                            /* [npoints] elimination tree of the points */
     uint32_t *bcount, *bflag, *bfill, *bpattern; /* [npoints] column counts and work */
     size_t *blp;                                 /* [npoints + 1] */
@@ -136,5 +156,19 @@ static inline int direct_in_system(const struct direct *d, uint32_t p)
 {
     return d->uidx[p] != UINT32_MAX;
 }
+
+/* Runs body for each link l of graph component c once (lk_: the link), from its end a, or from
+ * b when a is pinned. */
+#define FOR_GRAPH_LINKS(d, m, c, l, ...)                                                           \
+    for (uint32_t k_ = (d)->gcomp_pfirst[c]; k_ < (d)->gcomp_pfirst[(c) + 1]; k_++) {              \
+        const uint32_t p_ = (d)->gpoint[k_];                                                       \
+        for (uint32_t s_ = (d)->adj_first[p_]; s_ < (d)->adj_first[p_ + 1]; s_++) {                \
+            const uint32_t l = (d)->adj_link[s_];                                                  \
+            const struct link *lk_ = &(m)->links[l];                                               \
+            if ((d)->owner[l] != OWNER_GRAPH || (lk_->a != p_ && direct_in_system((d), lk_->a)))   \
+                continue;                                                                          \
+            __VA_ARGS__                                                                            \
+        }                                                                                          \
+    }
 
 #endif

@@ -1,11 +1,12 @@
-/* The sparse L D L^T factor of a graph component's H (solver/direct/ldl.h), in blocks of a
- * point's dims x dims unknowns: H's pattern is its points' links, and every block of H and of
- * L is dense, so the factor is Davis's up-looking algorithm ("Algorithm 849", ACM TOMS 31,
- * 2005) on the points' graph, with a small dense product for each block where the scalar
- * algorithm did one multiply-add and an index load for each entry. L is unit lower
- * triangular in blocks and D block diagonal, each D block kept as its own L D L^T. A
- * factorisation asks stop_requested() every few points and gives up when a signal asks the
- * run to stop. */
+/* The sparse L D L^T factor of a graph component's matrix (solver/direct/ldl.h), in blocks of
+ * a point's gdims x gdims unknowns: the Newton's H (3 x 3 blocks, 2 x 2 in 2D) or the scalar
+ * matrix of solver.global_matrix "fixed" (1 x 1, solver/direct/fixed.c). Its pattern is the
+ * points' links, and every block of it and of L is dense, so the factor is Davis's up-looking
+ * algorithm ("Algorithm 849", ACM TOMS 31, 2005) on the points' graph, with a small dense product
+ * for each block where the scalar algorithm did one multiply-add and an index load for each entry.
+ * L is unit lower triangular in blocks and D block diagonal, each D block kept as its own L D L^T.
+ * A factorisation asks stop_requested() every few points and gives up when a signal asks the run to
+ * stop. */
 #define _POSIX_C_SOURCE 200809L /* core/stop.h: struct sigaction */
 #include "solver/direct/ldl.h"
 
@@ -16,12 +17,12 @@
 
 #define POLL_POINTS 32    /* points factored between two looks at stop_requested() */
 #define PIVOT_FLOOR 1e-14 /* a pivot rounding brings under this much of H's diagonal is held */
-#define BLOCK static inline __attribute__((always_inline)) /* specialised for dims 2 and 3 */
+#define BLOCK static inline __attribute__((always_inline)) /* specialised for dims 1, 2, 3 */
 
 /* Point p's rank among all graph points (its first unknown over dims). */
 static uint32_t ordinal(const struct direct *d, uint32_t p)
 {
-    return d->uidx[p] / (uint32_t)d->dims;
+    return d->uidx[p] / (uint32_t)d->gdims;
 }
 
 /* Runs body for each link l at point p to a point of the system numbered before p's rank j
@@ -61,9 +62,14 @@ size_t direct_ldl_analyse(struct direct *d, const struct model *m, size_t c, siz
     return d->blp[j1];
 }
 
-/* y += link l's block of H between its ends, -(geo P + n n^T / a) (symmetric). */
+/* y += link l's block of the matrix between its ends: H's -(geo P + n n^T / a) (symmetric),
+ * or the fixed matrix's -w. */
 BLOCK void sub_coupling(const struct direct *d, uint32_t l, int dim, double *y)
 {
+    if (dim == 1) {
+        y[0] -= d->lw[l];
+        return;
+    }
     const double nn[3] = {d->n[l].x, d->n[l].y, d->n[l].z};
     const double geo = d->lgeo[l], ia = 1.0 / d->la[l];
     for (int r = 0; r < dim; r++)
@@ -75,6 +81,10 @@ BLOCK void sub_coupling(const struct direct *d, uint32_t l, int dim, double *y)
  * the loop at -O2). */
 BLOCK void sub_product(double *y, const double *a, const double *b, int dim)
 {
+    if (dim == 1) {
+        y[0] -= a[0] * b[0];
+        return;
+    }
     for (int r = 0; r < dim; r++) {
         const double *ar = a + r * dim;
         double *yr = y + r * dim;
@@ -97,8 +107,9 @@ typedef double pair __attribute__((vector_size(16))); /* two lanes: the same sum
 BLOCK void sub_column(struct direct *d, size_t q0, size_t q1, const double *yi, int dim)
 {
     if (dim != 3) {
+        const size_t bs = (size_t)(dim * dim);
         for (size_t q = q0; q < q1; q++)
-            sub_product(d->by + 4 * (size_t)d->li[q], d->lx + 4 * q, yi, 2);
+            sub_product(d->by + bs * d->li[q], d->lx + bs * q, yi, dim);
         return;
     }
     pair b01[3];
@@ -214,7 +225,9 @@ BLOCK int factor_dims(struct direct *d, const struct model *m, size_t c, int dim
 
 int direct_ldl_factor(struct direct *d, const struct model *m, size_t c)
 {
-    return d->dims == 3 ? factor_dims(d, m, c, 3) : factor_dims(d, m, c, 2);
+    if (d->gdims == 1)
+        return factor_dims(d, m, c, 1);
+    return d->gdims == 3 ? factor_dims(d, m, c, 3) : factor_dims(d, m, c, 2);
 }
 
 BLOCK void solve_dims(const struct direct *d, size_t c, double *x, int dim)
@@ -245,8 +258,78 @@ BLOCK void solve_dims(const struct direct *d, size_t c, double *x, int dim)
 
 void direct_ldl_solve(const struct direct *d, size_t c, double *x)
 {
-    if (d->dims == 3)
+    if (d->gdims == 3)
         solve_dims(d, c, x, 3);
     else
         solve_dims(d, c, x, 2);
+}
+
+/* The fixed matrix's solve (gdims 1) on three right-hand sides interleaved (x[3 j + i]): one
+ * pass over L serves all three, their values in registers (a generic k-wide loop stored each
+ * of them at every entry), and D^-1 folded into the pass over L^T. */
+static void solve3(const struct direct *d, size_t c, double *restrict x)
+{
+    const size_t j0 = d->gcomp_pfirst[c], j1 = d->gcomp_pfirst[c + 1];
+    const size_t *blp = d->blp;
+    const uint32_t *restrict li = d->li;
+    const double *restrict lx = d->lx;
+    for (size_t j = j0; j < j1; j++) {
+        const double y0 = x[3 * j], y1 = x[3 * j + 1], y2 = x[3 * j + 2];
+        for (size_t q = blp[j]; q < blp[j + 1]; q++) {
+            double *xi = x + 3 * (size_t)li[q];
+            const double l = lx[q];
+            xi[0] -= l * y0;
+            xi[1] -= l * y1;
+            xi[2] -= l * y2;
+        }
+    }
+    for (size_t j = j1; j-- > j0;) {
+        const double id = 1.0 / d->bdfac[BLOCK_FACTOR * j + 9];
+        double s0 = x[3 * j] * id, s1 = x[3 * j + 1] * id, s2 = x[3 * j + 2] * id;
+        for (size_t q = blp[j]; q < blp[j + 1]; q++) {
+            const double *xi = x + 3 * (size_t)li[q];
+            const double l = lx[q];
+            s0 -= l * xi[0];
+            s1 -= l * xi[1];
+            s2 -= l * xi[2];
+        }
+        x[3 * j] = s0;
+        x[3 * j + 1] = s1;
+        x[3 * j + 2] = s2;
+    }
+}
+
+/* The same for two (2D). */
+static void solve2(const struct direct *d, size_t c, double *restrict x)
+{
+    const size_t j0 = d->gcomp_pfirst[c], j1 = d->gcomp_pfirst[c + 1];
+    const size_t *blp = d->blp;
+    const uint32_t *restrict li = d->li;
+    const double *restrict lx = d->lx;
+    for (size_t j = j0; j < j1; j++) {
+        const double y0 = x[2 * j], y1 = x[2 * j + 1];
+        for (size_t q = blp[j]; q < blp[j + 1]; q++) {
+            double *xi = x + 2 * (size_t)li[q];
+            xi[0] -= lx[q] * y0;
+            xi[1] -= lx[q] * y1;
+        }
+    }
+    for (size_t j = j1; j-- > j0;) {
+        const double id = 1.0 / d->bdfac[BLOCK_FACTOR * j + 9];
+        double s0 = x[2 * j] * id, s1 = x[2 * j + 1] * id;
+        for (size_t q = blp[j]; q < blp[j + 1]; q++) {
+            s0 -= lx[q] * x[2 * (size_t)li[q]];
+            s1 -= lx[q] * x[2 * (size_t)li[q] + 1];
+        }
+        x[2 * j] = s0;
+        x[2 * j + 1] = s1;
+    }
+}
+
+void direct_ldl_solve_many(const struct direct *d, size_t c, double *x, int k)
+{
+    if (k == 3)
+        solve3(d, c, x);
+    else
+        solve2(d, c, x);
 }

@@ -34,20 +34,6 @@ static double link_a(const struct direct *d, const struct model *m, uint32_t l, 
     return RIGID_EPS * (m->inv_mass[lk->a] + m->inv_mass[lk->b]);
 }
 
-/* Runs body for each link l of component c once (lk_: the link), from its end a, or from b
- * when a is pinned. */
-#define FOR_LINKS(d, m, c, l, ...)                                                                 \
-    for (uint32_t k_ = (d)->gcomp_pfirst[c]; k_ < (d)->gcomp_pfirst[(c) + 1]; k_++) {              \
-        const uint32_t p_ = (d)->gpoint[k_];                                                       \
-        for (uint32_t s_ = (d)->adj_first[p_]; s_ < (d)->adj_first[p_ + 1]; s_++) {                \
-            const uint32_t l = (d)->adj_link[s_];                                                  \
-            const struct link *lk_ = &(m)->links[l];                                               \
-            if ((d)->owner[l] != OWNER_GRAPH || (lk_->a != p_ && direct_in_system((d), lk_->a)))   \
-                continue;                                                                          \
-            __VA_ARGS__                                                                            \
-        }                                                                                          \
-    }
-
 /* Component c's links at x: direction, length, C + a l, tension stiffness and penalty; each
  * point's diagonal block of H in kacc and its right-hand side -g - J^T A^-1 c in rhs.
  * Returns the residual's size in metres, max(|W g|, |C + a l|). */
@@ -122,7 +108,7 @@ static void right_side(struct direct *d, const struct model *m, size_t c)
         for (int i = 0; i < dim; i++)
             d->rhs[d->uidx[p] + (uint32_t)i] = -d->racc[3 * (size_t)p + (size_t)i];
     }
-    FOR_LINKS(d, m, c, l, {
+    FOR_GRAPH_LINKS(d, m, c, l, {
         const double s = d->lc[l] / d->laf[l];
         for (int i = 0; i < dim; i++) {
             const double f = v3_comp(d->nf[l], i) * s;
@@ -155,7 +141,7 @@ static struct direct_measure graph_measure(struct direct *d, const struct model 
             r.f += 0.5 * mass * e * e;
         }
     }
-    FOR_LINKS(d, m, c, l, {
+    FOR_GRAPH_LINKS(d, m, c, l, {
         vec3 xa = x[lk_->a], xb = x[lk_->b];
         xa = v3_add(
             xa, v3_scale(v3(step_of(d, lk_->a, 0), step_of(d, lk_->a, 1), step_of(d, lk_->a, 2)),
@@ -214,7 +200,7 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
      * since the last iteration accounts for the residual: no factor would help then. */
     if (!gc->factored || (size > gc->refactor_floor && size > REFACTOR_RATIO * gc->last_residual &&
                           d->gs_moved < size)) {
-        FOR_LINKS(d, m, c, l, {
+        FOR_GRAPH_LINKS(d, m, c, l, {
             d->nf[l] = d->n[l];
             d->laf[l] = d->la[l];
         })
@@ -228,7 +214,7 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
     const int dim = d->dims;
     /* dl = -(c + J_f dx) / a_f, link by link, from the points' steps */
     double fslope = 0.0, mu = 0.0;
-    FOR_LINKS(d, m, c, l, {
+    FOR_GRAPH_LINKS(d, m, c, l, {
         double jdx = 0.0;
         for (int i = 0; i < dim; i++)
             jdx += v3_comp(d->nf[l], i) * (step_of(d, lk_->b, i) - step_of(d, lk_->a, i));
@@ -256,7 +242,7 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
         x[p] =
             v3_add(x[p], v3_scale(v3(step_of(d, p, 0), step_of(d, p, 1), step_of(d, p, 2)), alpha));
     }
-    FOR_LINKS(d, m, c, l, { d->lambda[l] += alpha * d->dlam[l]; })
+    FOR_GRAPH_LINKS(d, m, c, l, { d->lambda[l] += alpha * d->dlam[l]; })
 }
 
 void direct_newton_component(struct direct *d, const struct model *m, size_t c, vec3 *x, double h,

@@ -1,0 +1,151 @@
+/* Tests of solver.global_matrix "fixed" (solver/direct/fixed.c), the ADMM iteration with one
+ * constant matrix for bodies with loops: it converges to the Newton's solution (rigid and
+ * compliant links), factors its matrix once per topology, and ends far less stretched than
+ * Gauss-Seidel at equal iterations. Models built in code. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "solver/direct/direct.h"
+#include "solver/solver.h"
+#include "solver/state.h"
+#include "testutil.h"
+#include "testutil_check.h"
+#include "testutil_direct.h"
+
+static struct model *m;
+static struct state *s, *s2;
+
+static void setup(void)
+{
+    m = NULL;
+    s = s2 = NULL;
+}
+
+static void teardown(void)
+{
+    state_destroy(s);
+    state_destroy(s2);
+    model_destroy(m);
+}
+
+static double max_strain(const struct model *md, const struct state *st)
+{
+    double e = 0.0;
+    for (size_t i = 0; i < md->nlinks; i++) {
+        const struct link *l = &md->links[i];
+        e = fmax(e, fabs(v3_dist(st->x[l->a], st->x[l->b]) / l->rest - 1.0));
+    }
+    return e;
+}
+
+/* Ten steps of a falling 12 x 12 curtain (_i 0: rigid links, 1: xpbd, compliance 1e-4 m/N):
+ * the fixed matrix after 30 000 iterations a step lands where the Newton lands after 40,
+ * within 1e-6 m (its points move ~1e-3 m a step). The fixed iteration converges linearly:
+ * 1000 iterations leave 1.5e-4 m (rigid) and 7.3e-6 m (compliant), 10 000 8.2e-6 and under
+ * 1e-8, 30 000 2.5e-7 (rigid); so the gap is its convergence, not another solution. */
+START_TEST(test_fixed_converges_to_newton)
+{
+    m = tu_curtain(12, 0.05, 0);
+    ck_assert_ptr_nonnull(m);
+    if (_i == 1) {
+        m->method = METHOD_XPBD;
+        for (size_t i = 0; i < m->nlinks; i++)
+            m->links[i].compliance = 1e-4;
+    }
+    m->iterations = 40;
+    s = state_create(m);
+    m->global_matrix = MATRIX_FIXED;
+    m->iterations = 30000;
+    s2 = state_create(m);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_ptr_nonnull(s2);
+    for (int k = 0; k < 10; k++) {
+        m->global_matrix = MATRIX_NEWTON;
+        m->iterations = 40;
+        solver_step(m, s);
+        m->global_matrix = MATRIX_FIXED;
+        m->iterations = 30000;
+        solver_step(m, s2);
+        double gap = 0.0, moved = 0.0;
+        for (size_t p = 0; p < m->npoints; p++) {
+            gap = fmax(gap, v3_dist(s->x[p], s2->x[p]));
+            moved = fmax(moved, v3_dist(s->x[p], m->x0[p]));
+        }
+        ck_assert_msg(gap < 1e-6, "step %d: %g m apart", k, gap);
+        ck_assert_double_gt(moved, 1e-4); /* it did move */
+    }
+    if (_i == 1)
+        ck_assert_double_gt(max_strain(m, s2), 1e-4); /* the compliance is felt */
+}
+END_TEST
+
+/* The matrix is factored on the first step; after that only when residual balancing
+ * rescales the weights (at most once a step) or a link is removed. */
+START_TEST(test_fixed_factors_once)
+{
+    m = tu_curtain(10, 0.05, 0);
+    ck_assert_ptr_nonnull(m);
+    m->global_matrix = MATRIX_FIXED;
+    s = state_create(m);
+    ck_assert_ptr_nonnull(s);
+    solver_step(m, s);
+    ck_assert_int_eq(direct_get_stats(s->cache->direct)->factorizations, 1);
+    long total = 0;
+    for (int k = 0; k < 240; k++) {
+        solver_step(m, s);
+        const long f = direct_get_stats(s->cache->direct)->factorizations;
+        ck_assert_int_le(f, 1);
+        total += f;
+    }
+    ck_assert_msg(total <= 24, "%ld factorisations in 240 steps", total); /* measured 2 */
+    s->alive[5] = 0;
+    solver_topology_changed(m, s, SOLVER_CHANGED_LINKS | SOLVER_CHANGED_FREE);
+    solver_step(m, s);
+    ck_assert_int_eq(direct_get_stats(s->cache->direct)->factorizations, 1);
+    ck_assert_uint_eq(direct_get_stats(s->cache->direct)->graph_unknowns, m->npoints - 2);
+}
+END_TEST
+
+/* A falling 30 x 30 curtain of rigid links, 10 iterations a step, 1 s: the fixed matrix
+ * leaves it 17 % stretched at worst, Gauss-Seidel 123 % (the bounds leave room for rounding
+ * and for changes of the weights that keep it several times better). */
+START_TEST(test_fixed_beats_gauss_seidel)
+{
+    m = tu_curtain(30, 1.0 / 29.0, 0);
+    ck_assert_ptr_nonnull(m);
+    m->global_matrix = MATRIX_FIXED;
+    s = state_create(m);
+    m->global = 0;
+    s2 = state_create(m);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_ptr_nonnull(s2);
+    for (int k = 0; k < 120; k++) {
+        m->global = 1;
+        solver_step(m, s);
+        m->global = 0;
+        solver_step(m, s2);
+    }
+    const double fixed = max_strain(m, s), gs = max_strain(m, s2);
+    ck_assert_msg(fixed < 0.25, "fixed %g", fixed); /* measured 0.17 */
+    ck_assert_msg(gs > 1.0, "Gauss-Seidel %g", gs); /* measured 1.23 */
+}
+END_TEST
+
+static Suite *fixed_suite(void)
+{
+    Suite *su = suite_create("direct_fixed");
+    TCase *tc = tcase_create("core");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_fixed_converges_to_newton, 0, 2);
+    tcase_add_test(tc, test_fixed_factors_once);
+    tcase_add_test(tc, test_fixed_beats_gauss_seidel);
+    suite_add_tcase(su, tc);
+    return su;
+}
+
+int main(void)
+{
+    return tu_run(fixed_suite());
+}
