@@ -7,8 +7,9 @@
  * with the number of links.
  *  - Bodies without loops (chains, trees): eliminated from the leaves to the root in O(N)
  *    (Baraff 1996), solver/direct/tree.c (its line search's trial steps: trial.c).
- *  - Bodies with loops (cloth, soft bodies): a sparse LDL^T of the same system in nested-
- *    dissection order (solver/direct/graph.c), kept across iterations while it contracts
+ *  - Bodies with loops (cloth, soft bodies): a sparse LDL^T of the same system, in blocks of a
+ *    point's unknowns (solver/direct/ldl.c) and in approximate minimum degree order
+ *    (solver/direct/graph.c), kept across iterations while it contracts
  *    (solver/direct/newton.c).
  * Pinned points (W = 0) are not unknowns. The workspace belongs to the state: it is sized
  * once, and neither direct_analyse nor an iteration allocates. */

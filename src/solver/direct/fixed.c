@@ -19,7 +19,6 @@
 #include <math.h>
 
 #include "core/stop.h"
-#include "solver/direct/graph.h"
 #include "solver/direct/internal.h"
 #include "solver/direct/ldl.h"
 
@@ -73,11 +72,7 @@ static int factor(struct direct *d, const struct model *m, size_t c, double h)
         f->aw = a * w; /* 0 for a rigid link: its z is held at rest length */
         f->wm = w * ((ma > 0.0) + (mb > 0.0)) / (ma + mb);
     }
-    direct_graph_values(d, m, c);
-    if (direct_ldl_factor(d, c))
-        return -1;
-    d->gcomp_state[c].factorizations++;
-    return 0;
+    return direct_ldl_factor(d, m, c);
 }
 
 /* The duals the multipliers imply, along the links' directions at x. */

@@ -5,12 +5,10 @@
  * symmetric positive definite, with dims unknowns a point instead of dims a point plus one a
  * link. Under solver.global_matrix "fixed" the same storage holds instead the scalar matrix
  * of solver/direct/fixed.c (gdims 1: one unknown a point, the same for every axis).
- * This file is its symbolic side: the storage, the nested-dissection order of the
- * points (recursive median splits of their rest positions; the points of one half next to
- * the other half separate them and go last), which keeps a cloth's fill near O(N log N), the
- * pattern of H and the elimination tree and column counts of its L D L^T factor (Davis,
- * "Algorithm 849", ACM TOMS 31, 2005). Each component has its own system (its unknowns are
- * contiguous and its factor a block of the whole), so components can be solved apart.
+ * This file is its symbolic side: the storage, the order of the points (approximate
+ * minimum degree), the pattern of H and the elimination tree and column counts of its L D L^T
+ * factor (Davis, "Algorithm 849", ACM TOMS 31, 2005). Each component has its own system (its
+ * unknowns are contiguous and its factor a block of the whole), so components can be solved apart.
  * Removing links only removes entries, so the factor of any later topology fits the storage
  * sized for all links at the start; that sizing is also where the cost of a body is estimated
  * (direct_graph_estimate). The numeric side, one Newton iteration, is solver/direct/newton.c. */
@@ -19,18 +17,21 @@
 #include "solver/direct/direct.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/direct/internal.h"
+#include <suitesparse/amd.h>
 
-#define ND_LEAF 16        /* point sets this small keep the order they come in */
+#include "solver/direct/internal.h"
+#include "solver/direct/ldl.h"
+
 #define CONVERGED 1e-13   /* residual, relative to the longest link, that needs no step */
 #define KEEP_FACTOR 1e-10 /* below this (same measure) any factor still contracts enough */
 
-enum { WALK_COUNT, WALK_ROWS, WALK_VALUES };
+enum { WALK_COUNT, WALK_ROWS };
 
-/* ---- nested dissection (once, at creation) ---------------------------------------------- */
+/* ---- the order (once, at creation) ------------------------------------------------------- */
 
 static int by_key(const void *pa, const void *pb)
 {
@@ -40,56 +41,42 @@ static int by_key(const void *pa, const void *pb)
     return (a->point > b->point) - (a->point < b->point);
 }
 
-static int longest_axis(const struct model *m, const uint32_t *set, size_t n)
+/* The points' order, gorder and grank: approximate minimum degree (Amestoy, Davis and Duff,
+ * SuiteSparse's AMD) on the graph of every distance link. On the 40 x 40 and 100 x 100 cloths
+ * with bend links its factor has 23 % and 23 % fewer blocks than recursive median splits of
+ * the rest positions had, and its factorisation a third fewer block products. Returns -1 when
+ * out of memory. */
+static int order(struct direct *d, const struct model *m)
 {
-    vec3 lo = m->x0[set[0]], hi = lo;
-    for (size_t k = 1; k < n; k++) {
-        const vec3 c = m->x0[set[k]];
-        lo = v3(fmin(lo.x, c.x), fmin(lo.y, c.y), fmin(lo.z, c.z));
-        hi = v3(fmax(hi.x, c.x), fmax(hi.y, c.y), fmax(hi.z, c.z));
+    const size_t np = d->npoints;
+    if (np > INT32_MAX || 2 * m->nlinks > INT32_MAX)
+        return -1;
+    int32_t *ap = calloc(np + 1, sizeof *ap), *next = calloc(np + 1, sizeof *next);
+    int32_t *ai = calloc(m->nlinks + 1, sizeof *ai), *perm = calloc(np + 1, sizeof *perm);
+    int status = AMD_OUT_OF_MEMORY;
+    if (ap && next && ai && perm) {
+        /* each link once, in its end a's column: AMD orders the pattern of A + A^T */
+        for (size_t i = 0; i < m->nlinks; i++)
+            if (m->links[i].kind == LINK_DISTANCE)
+                ap[m->links[i].a + 1]++;
+        for (size_t v = 0; v < np; v++)
+            next[v] = ap[v + 1] += ap[v];
+        for (size_t v = np; v-- > 0;)
+            next[v] = ap[v];
+        for (size_t i = 0; i < m->nlinks; i++)
+            if (m->links[i].kind == LINK_DISTANCE)
+                ai[next[m->links[i].a]++] = (int32_t)m->links[i].b;
+        status = amd_order((int)np, ap, ai, perm, NULL, NULL);
     }
-    const vec3 e = v3_sub(hi, lo);
-    return e.x >= e.y && e.x >= e.z ? 0 : e.y >= e.z ? 1 : 2;
-}
-
-/* 1 when point v has a link to a point stamped s. */
-static int touches(const struct direct *d, const struct model *m, uint32_t v, const uint32_t *mark,
-                   uint32_t s)
-{
-    for (uint32_t k = d->adj_first[v]; k < d->adj_first[v + 1]; k++) {
-        const struct link *l = &m->links[d->adj_link[k]];
-        if (mark[l->a == v ? l->b : l->a] == s)
-            return 1;
+    for (size_t k = 0; k < np && status >= AMD_OK; k++) {
+        d->gorder[k] = (uint32_t)perm[k];
+        d->grank[perm[k]] = (uint32_t)k;
     }
-    return 0;
-}
-
-/* Reorders set[0..n) as [left half, right half, separator], each half recursively. */
-static void dissect(const struct direct *d, const struct model *m, uint32_t *set, size_t n,
-                    uint32_t *mark, uint32_t *stamp, struct direct_keyed *keys, uint32_t *tmp)
-{
-    if (n <= ND_LEAF)
-        return;
-    const int axis = longest_axis(m, set, n);
-    for (size_t k = 0; k < n; k++)
-        keys[k] = (struct direct_keyed){v3_comp(m->x0[set[k]], axis), set[k]};
-    qsort(keys, n, sizeof *keys, by_key);
-    const size_t half = n / 2;
-    const uint32_t s = ++*stamp;
-    for (size_t k = half; k < n; k++)
-        mark[keys[k].point] = s;
-    size_t nl = 0, nsep = 0;
-    for (size_t k = 0; k < half; k++) {
-        if (touches(d, m, keys[k].point, mark, s))
-            tmp[nsep++] = keys[k].point;
-        else
-            set[nl++] = keys[k].point;
-    }
-    for (size_t k = half; k < n; k++)
-        set[nl + k - half] = keys[k].point;
-    memcpy(set + n - nsep, tmp, nsep * sizeof *tmp);
-    dissect(d, m, set, nl, mark, stamp, keys, tmp);
-    dissect(d, m, set + nl, n - half, mark, stamp, keys, tmp);
+    free(ap);
+    free(next);
+    free(ai);
+    free(perm);
+    return status >= AMD_OK ? 0 : -1; /* AMD_OK_BUT_JUMBLED: two links join the same points */
 }
 
 /* ---- the system ------------------------------------------------------------------------- */
@@ -99,24 +86,12 @@ struct walker {
     size_t q; /* next entry */
 };
 
-static void emit(struct direct *d, struct walker *w, size_t col, uint32_t row, double value)
+static void emit(struct direct *d, struct walker *w, size_t col, uint32_t row)
 {
     if (w->mode == WALK_COUNT)
         d->ap[col + 1]++;
-    else if (w->mode == WALK_ROWS)
-        d->ai[w->q++] = row;
     else
-        d->ax[w->q++] = value;
-}
-
-/* The coupling block of link l between its ends, -(geo P + n n^T / a), entry (r2, r); in the
- * scalar matrix of solver.global_matrix "fixed" (one unknown a point), -w. */
-static double coupling(const struct direct *d, uint32_t l, int r2, int r)
-{
-    if (d->gdims == 1)
-        return -d->lw[l];
-    const double nr = v3_comp(d->n[l], r), nr2 = v3_comp(d->n[l], r2);
-    return -(d->lgeo[l] * ((r2 == r) - nr * nr2) + nr * nr2 / d->la[l]);
+        d->ai[w->q++] = row;
 }
 
 /* Column c0 + r of point p: the rest of its own block above the diagonal, and the blocks of
@@ -125,9 +100,8 @@ static void walk_point_column(struct direct *d, const struct model *m, struct wa
                               int r)
 {
     const size_t c0 = d->uidx[p];
-    const double *k = d->kacc + 9 * (size_t)p;
     for (int r2 = 0; r2 < r; r2++)
-        emit(d, w, c0 + (size_t)r, (uint32_t)(c0 + (size_t)r2), k[r2 * 3 + r]);
+        emit(d, w, c0 + (size_t)r, (uint32_t)(c0 + (size_t)r2));
     for (uint32_t s = d->adj_first[p]; s < d->adj_first[p + 1]; s++) {
         const uint32_t l = d->adj_link[s];
         if (d->owner[l] != OWNER_GRAPH)
@@ -136,29 +110,20 @@ static void walk_point_column(struct direct *d, const struct model *m, struct wa
         if (q == p || !direct_in_system(d, q) || d->uidx[q] >= c0)
             continue;
         for (int r2 = 0; r2 < d->gdims; r2++)
-            emit(d, w, c0 + (size_t)r, d->uidx[q] + (uint32_t)r2,
-                 w->mode == WALK_VALUES ? coupling(d, l, r2, r) : 0.0);
+            emit(d, w, c0 + (size_t)r, d->uidx[q] + (uint32_t)r2);
     }
 }
 
-/* Every strictly upper entry of component c, column by column: counts them into ap, writes
- * their rows into ai, or their values into ax (and the diagonal into adiag). */
+/* Every strictly upper entry of component c, column by column: counts them into ap, or
+ * writes their rows into ai. */
 static void walk(struct direct *d, const struct model *m, size_t c, int mode)
 {
     struct walker w = {mode, d->ap[d->gcomp_ufirst[c]]};
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
         const uint32_t p = d->gpoint[k];
-        for (int r = 0; r < d->gdims; r++) {
+        for (int r = 0; r < d->gdims; r++)
             walk_point_column(d, m, &w, p, r);
-            if (mode == WALK_VALUES)
-                d->adiag[d->uidx[p] + (uint32_t)r] = d->kacc[9 * (size_t)p + (size_t)(4 * r)];
-        }
     }
-}
-
-void direct_graph_values(struct direct *d, const struct model *m, size_t c)
-{
-    walk(d, m, c, WALK_VALUES);
 }
 
 /* Elimination tree and column counts of component c's L (Davis's ldl_symbolic); its columns
@@ -189,7 +154,7 @@ static size_t symbolic(struct direct *d, size_t c, size_t base, double *flops)
     return d->lp[u1];
 }
 
-/* Numbers the points of each component in dissection order: uidx, and gcomp_ufirst. */
+/* Numbers the points of each component in their order: uidx, and gcomp_ufirst. */
 static void number(struct direct *d)
 {
     size_t nu = 0;
@@ -224,7 +189,7 @@ static size_t pattern(struct direct *d, const struct model *m, size_t cap, int r
     return d->ap[d->nu];
 }
 
-/* Sorts gpoint[first..last) by their rank in the dissection order. */
+/* Sorts gpoint[first..last) by their rank in the order. */
 static void sort_by_rank(const struct direct *d, uint32_t first, uint32_t last,
                          struct direct_keyed *keys)
 {
@@ -257,31 +222,25 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
     d->lw = calloc(nl + 1, sizeof *d->lw);
     d->flink = calloc(nl + 1, sizeof *d->flink);
     d->ap = calloc(umax + 1, sizeof *d->ap);
-    d->adiag = calloc(umax + 1, sizeof *d->adiag);
     d->rhs = calloc(umax + 1, sizeof *d->rhs);
     d->etree = calloc(umax + 1, sizeof *d->etree);
     d->lnz = calloc(umax + 1, sizeof *d->lnz);
     d->lflag = calloc(umax + 1, sizeof *d->lflag);
-    d->lfill = calloc(umax + 1, sizeof *d->lfill);
-    d->lpattern = calloc(umax + 1, sizeof *d->lpattern);
     d->lp = calloc(umax + 1, sizeof *d->lp);
-    d->ld = calloc(umax + 1, sizeof *d->ld);
-    d->ly = calloc(umax + 1, sizeof *d->ly);
-    uint32_t *mark = calloc(np + 1, sizeof *mark);
+    d->bparent = calloc(np + 1, sizeof *d->bparent);
+    d->bcount = calloc(np + 1, sizeof *d->bcount);
+    d->bflag = calloc(np + 1, sizeof *d->bflag);
+    d->bfill = calloc(np + 1, sizeof *d->bfill);
+    d->bpattern = calloc(np + 1, sizeof *d->bpattern);
+    d->blp = calloc(np + 1, sizeof *d->blp);
+    d->by = calloc(9 * np + 1, sizeof *d->by);
+    d->bdfac = calloc(BLOCK_FACTOR * np + 1, sizeof *d->bdfac);
     if (!d->gorder || !d->grank || !d->gkeys || !d->uidx || !d->gcomp_pfirst || !d->gcomp_ufirst ||
         !d->gcomp_lfirst || !d->gcomp_state || !d->lgeo || !d->la || !d->lc || !d->nf || !d->laf ||
-        !d->lw || !d->flink || !d->ap || !d->adiag || !d->rhs || !d->etree || !d->lnz ||
-        !d->lflag || !d->lfill || !d->lpattern || !d->lp || !d->ld || !d->ly || !mark) {
-        free(mark);
+        !d->lw || !d->flink || !d->ap || !d->rhs || !d->etree || !d->lnz || !d->lflag || !d->lp ||
+        !d->bparent || !d->bcount || !d->bflag || !d->bfill || !d->bpattern || !d->blp || !d->by ||
+        !d->bdfac || order(d, m))
         return -1;
-    }
-    uint32_t stamp = 0;
-    for (size_t v = 0; v < np; v++)
-        d->gorder[v] = (uint32_t)v;
-    dissect(d, m, d->gorder, np, mark, &stamp, d->gkeys, d->lpattern);
-    free(mark);
-    for (size_t k = 0; k < np; k++)
-        d->grank[d->gorder[k]] = (uint32_t)k;
     /* The capacity: every point and every distance link in one system. */
     for (size_t i = 0; i < nl; i++)
         d->owner[i] = m->links[i].kind == LINK_DISTANCE ? OWNER_GRAPH : OWNER_NONE;
@@ -293,8 +252,7 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
     const size_t entries = pattern(d, m, SIZE_MAX, 0);
     d->entry_cap = entries;
     d->ai = calloc(entries + 1, sizeof *d->ai);
-    d->ax = calloc(entries + 1, sizeof *d->ax);
-    if (!d->ai || !d->ax)
+    if (!d->ai)
         return -1;
     pattern(d, m, entries, 1);
     const size_t lcap = symbolic(d, 0, 0, NULL);
@@ -355,21 +313,23 @@ void direct_graph_destroy(struct direct *d)
     free(d->laf);
     free(d->lw);
     free(d->flink);
+    free(d->bparent);
+    free(d->bcount);
+    free(d->bflag);
+    free(d->bfill);
+    free(d->bpattern);
+    free(d->blp);
+    free(d->by);
+    free(d->bdfac);
     free(d->ap);
     free(d->ai);
-    free(d->ax);
-    free(d->adiag);
     free(d->rhs);
     free(d->etree);
     free(d->lnz);
     free(d->lflag);
-    free(d->lfill);
-    free(d->lpattern);
     free(d->lp);
     free(d->li);
     free(d->lx);
-    free(d->ld);
-    free(d->ly);
 }
 
 /* A cut can join links that were never near each other, and the factor then need more room
@@ -396,10 +356,11 @@ void direct_graph_analyse(struct direct *d, const struct model *m)
         give_up(d);
         return;
     }
-    size_t base = 0;
+    size_t base = 0, blocks = 0;
     for (size_t c = 0; c < d->ngcomp; c++) {
         base = symbolic(d, c, base, NULL);
-        if (base > d->l_cap) {
+        blocks = direct_ldl_analyse(d, m, c, blocks);
+        if (base > d->l_cap || blocks * (size_t)(d->gdims * d->gdims) > d->l_cap) {
             give_up(d);
             return;
         }

@@ -24,9 +24,4 @@ void direct_graph_destroy(struct direct *d);
  * analyses their pattern. */
 void direct_graph_analyse(struct direct *d, const struct model *m);
 
-/* The values of component c's H (the points' blocks in kacc, the links' in lgeo, la and n) in
- * the order of the pattern direct_graph_analyse made: its strictly upper entries into ax, its
- * diagonal into adiag. */
-void direct_graph_values(struct direct *d, const struct model *m, size_t c);
-
 #endif

@@ -1,7 +1,8 @@
 /* Private to the direct (global) projection: the workspace shared by solver/direct/direct.c
  * (analysis and iteration), tree.c (O(N) elimination on trees), trial.c (a tree's trial
  * steps), search.c (how far a tree's step goes), graph.c (the system of bodies with loops)
- * and newton.c (its sparse LDL^T step). Everything is allocated by direct_create for the
+ * newton.c (its Newton step), fixed.c (its ADMM iteration under solver.global_matrix "fixed")
+ * and ldl.c (their sparse L D L^T). Everything is allocated by direct_create for the
  * worst case, so neither the analysis nor an iteration allocates. */
 #ifndef CATENA_DIRECT_INTERNAL_H
 #define CATENA_DIRECT_INTERNAL_H
@@ -16,6 +17,8 @@
  * child's link or its one link to a pin. */
 enum tree_kind { TREE_GENERAL, TREE_NONE, TREE_CHILD, TREE_PIN };
 
+#define BLOCK_FACTOR 12 /* doubles of a D block's own factor: its L, 3 x 3, and D, 3 */
+
 /* What solves a link (direct->owner). */
 enum direct_owner {
     OWNER_NONE,  /* left to the Gauss-Seidel pass (direct_owns is 0) */
@@ -23,7 +26,7 @@ enum direct_owner {
     OWNER_GRAPH, /* a component with loops: solver/direct/graph.c */
 };
 
-/* A point and its sort key (the dissection's medians). */
+/* A point and its sort key (its rank in the order). */
 struct direct_keyed {
     double key;
     uint32_t point;
@@ -127,7 +130,7 @@ struct direct {
     size_t *gcomp_ufirst;           /* [npoints + 1] c's unknowns: [gcomp_ufirst[c], [c+1]) */
     uint32_t *gcomp_lfirst;         /* [npoints + 1] c's links: graph_link[gcomp_lfirst[c]..] */
     struct graph_comp *gcomp_state; /* [npoints] */
-    uint32_t *gorder, *grank;       /* [npoints] nested dissection of all points, made once */
+    uint32_t *gorder, *grank;       /* [npoints] the order of all points, made once */
     struct direct_keyed *gkeys;     /* [npoints] sorting work */
     uint32_t *uidx;                 /* [npoints] a point's first unknown, UINT32_MAX if none */
     size_t nu;                      /* unknowns of the current systems */
@@ -137,14 +140,22 @@ struct direct {
     double *lw;                     /* [nlinks] "fixed": the link's weight in the matrix, kg */
     struct fixed_link *flink;       /* [nlinks] "fixed": graph_link[j]'s record, by j */
     uint32_t *ap, *ai;              /* [max unknowns + 1], [max entries]: strictly upper part */
-    double *ax, *adiag, *rhs;       /* [max entries], [max unknowns], [max unknowns] */
+    double *rhs;                    /* [max unknowns] */
     int32_t *etree;                 /* [max unknowns] elimination tree */
-    uint32_t *lnz, *lflag, *lfill, *lpattern; /* [max unknowns] column counts and work */
-    size_t *lp;                               /* [max unknowns + 1] column starts of L */
-    uint32_t *li;                             /* [max nnz(L)] */
-    double *lx, *ld, *ly;                     /* [max nnz(L)] L; [max unknowns] D and work */
-    size_t entry_cap, l_cap;                  /* room in ai/ax and li/lx */
+    uint32_t *lnz, *lflag;          /* [max unknowns] column counts and work */
+    size_t *lp;                     /* [max unknowns + 1] column starts of L */
+    uint32_t *li;                   /* [max nnz(L)] */
+    double *lx;                     /* [max nnz(L)] L */
+    size_t entry_cap, l_cap;        /* room in ai and li/lx */
     double gs_moved; /* the most Gauss-Seidel moved a graph point since the last iteration, m */
+    /* The factor in blocks of a point's unknowns (solver/direct/ldl.c), by point rank j (the
+     * index into gpoint): L's column j is the blocks li[blp[j]..] (row ranks) of
+     * gdims x gdims values at lx + gdims^2 blp[j].. */
+    int32_t *bparent;                            /* [npoints] elimination tree of the points */
+    uint32_t *bcount, *bflag, *bfill, *bpattern; /* [npoints] column counts and work */
+    size_t *blp;                                 /* [npoints + 1] */
+    double *by;                                  /* [9 npoints] work */
+    double *bdfac; /* [BLOCK_FACTOR npoints] D's blocks, each factored (solver/direct/ldl.c) */
 
     struct direct_stats stats;
 };

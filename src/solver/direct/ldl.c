@@ -1,81 +1,281 @@
-/* Davis's up-looking L D L^T ("Algorithm 849", ACM TOMS 31, 2005), numeric side, over one
- * component's columns of the pattern solver/direct/graph.c analysed. A factorisation asks
- * stop_requested() every few columns and gives up when a signal asks the run to stop. */
+/* The sparse L D L^T factor of a graph component's matrix (solver/direct/ldl.h), in blocks of
+ * a point's gdims x gdims unknowns: the Newton's H (3 x 3 blocks, 2 x 2 in 2D) or the scalar
+ * matrix of solver.global_matrix "fixed" (1 x 1, solver/direct/fixed.c). Its pattern is the
+ * points' links, and every block of it and of L is dense, so the factor is Davis's up-looking
+ * algorithm ("Algorithm 849", ACM TOMS 31, 2005) on the points' graph, with a small dense product
+ * for each block where the scalar algorithm did one multiply-add and an index load for each entry.
+ * L is unit lower triangular in blocks and D block diagonal, each D block kept as its own L D L^T.
+ * A factorisation asks stop_requested() every few points and gives up when a signal asks the run to
+ * stop. */
 #define _POSIX_C_SOURCE 200809L /* core/stop.h: struct sigaction */
 #include "solver/direct/ldl.h"
+
+#include <string.h>
 
 #include "core/stop.h"
 #include "solver/direct/internal.h"
 
-#define POLL_COLUMNS 64 /* columns factored between two looks at stop_requested() */
+#define POLL_POINTS 32    /* points factored between two looks at stop_requested() */
+#define PIVOT_FLOOR 1e-14 /* a pivot rounding brings under this much of H's diagonal is held */
+#define BLOCK static inline __attribute__((always_inline)) /* specialised for dims 1, 2, 3 */
 
-/* Every pivot is positive; one that rounding brings under 1e-14 of its diagonal is held
- * there. */
-int direct_ldl_factor(struct direct *d, size_t c)
+/* Point p's rank among all graph points (its first unknown over dims). */
+static uint32_t ordinal(const struct direct *d, uint32_t p)
 {
-    const size_t u0 = d->gcomp_ufirst[c], n = d->gcomp_ufirst[c + 1];
-    for (size_t k = u0; k < n; k++) {
-        if ((k - u0) % POLL_COLUMNS == 0 && stop_requested())
-            return -1;
-        d->ly[k] = 0.0;
-        size_t top = n;
-        d->lflag[k] = (uint32_t)k;
-        d->lnz[k] = 0;
-        for (uint32_t q = d->ap[k]; q < d->ap[k + 1]; q++) {
-            uint32_t i = d->ai[q];
-            d->ly[i] += d->ax[q];
-            size_t len = u0; /* this component's own stretch of lfill, as of every array */
-            for (; d->lflag[i] != k; i = (uint32_t)d->etree[i]) {
-                d->lfill[len++] = i;
-                d->lflag[i] = (uint32_t)k;
-            }
-            while (len > u0)
-                d->lpattern[--top] = d->lfill[--len];
-        }
-        double dk = d->adiag[k];
-        for (; top < n; top++) {
-            const uint32_t i = d->lpattern[top];
-            const double yi = d->ly[i];
-            d->ly[i] = 0.0;
-            const size_t end = d->lp[i] + d->lnz[i];
-            for (size_t q = d->lp[i]; q < end; q++)
-                d->ly[d->li[q]] -= d->lx[q] * yi;
-            const double lki = yi / d->ld[i];
-            dk -= lki * yi;
-            d->li[end] = (uint32_t)k;
-            d->lx[end] = lki;
-            d->lnz[i]++;
-        }
-        const double floor = 1e-14 * d->adiag[k];
-        d->ld[k] = dk > floor ? dk : floor;
+    return d->uidx[p] / (uint32_t)d->gdims;
+}
+
+/* Runs body for each link l at point p to a point of the system numbered before p's rank j
+ * (q: that point's rank). */
+#define FOR_EARLIER(d, m, p, j, l, q, ...)                                                         \
+    for (uint32_t s_ = (d)->adj_first[p]; s_ < (d)->adj_first[(p) + 1]; s_++) {                    \
+        const uint32_t l = (d)->adj_link[s_];                                                      \
+        if ((d)->owner[l] != OWNER_GRAPH)                                                          \
+            continue;                                                                              \
+        const uint32_t o_ = (m)->links[l].a == (p) ? (m)->links[l].b : (m)->links[l].a;            \
+        if (o_ == (p) || !direct_in_system((d), o_) || ordinal((d), o_) >= (j))                    \
+            continue;                                                                              \
+        const uint32_t q = ordinal((d), o_);                                                       \
+        __VA_ARGS__                                                                                \
     }
+
+size_t direct_ldl_analyse(struct direct *d, const struct model *m, size_t c, size_t base)
+{
+    const uint32_t j0 = d->gcomp_pfirst[c], j1 = d->gcomp_pfirst[c + 1];
+    for (uint32_t j = j0; j < j1; j++) {
+        const uint32_t p = d->gpoint[j];
+        d->bparent[j] = -1;
+        d->bflag[j] = j;
+        d->bcount[j] = 0;
+        FOR_EARLIER(d, m, p, j, l, q, {
+            for (uint32_t i = q; d->bflag[i] != j; i = (uint32_t)d->bparent[i]) {
+                if (d->bparent[i] == -1)
+                    d->bparent[i] = (int32_t)j;
+                d->bcount[i]++;
+                d->bflag[i] = j;
+            }
+        })
+    }
+    d->blp[j0] = base;
+    for (uint32_t j = j0; j < j1; j++)
+        d->blp[j + 1] = d->blp[j] + d->bcount[j];
+    return d->blp[j1];
+}
+
+/* y += link l's block of the matrix between its ends: H's -(geo P + n n^T / a) (symmetric),
+ * or the fixed matrix's -w. */
+BLOCK void sub_coupling(const struct direct *d, uint32_t l, int dim, double *y)
+{
+    if (dim == 1) {
+        y[0] -= d->lw[l];
+        return;
+    }
+    const double nn[3] = {d->n[l].x, d->n[l].y, d->n[l].z};
+    const double geo = d->lgeo[l], ia = 1.0 / d->la[l];
+    for (int r = 0; r < dim; r++)
+        for (int s = 0; s < dim; s++)
+            y[r * dim + s] -= geo * ((r == s) - nn[r] * nn[s]) + nn[r] * nn[s] * ia;
+}
+
+/* y -= a b (dim x dim blocks, row-major), a row written out (the compiler does not unroll
+ * the loop at -O2). */
+BLOCK void sub_product(double *y, const double *a, const double *b, int dim)
+{
+    if (dim == 1) {
+        y[0] -= a[0] * b[0];
+        return;
+    }
+    for (int r = 0; r < dim; r++) {
+        const double *ar = a + r * dim;
+        double *yr = y + r * dim;
+        if (dim == 3) {
+            yr[0] -= ar[0] * b[0] + ar[1] * b[3] + ar[2] * b[6];
+            yr[1] -= ar[0] * b[1] + ar[1] * b[4] + ar[2] * b[7];
+            yr[2] -= ar[0] * b[2] + ar[1] * b[5] + ar[2] * b[8];
+        } else {
+            yr[0] -= ar[0] * b[0] + ar[1] * b[2];
+            yr[1] -= ar[0] * b[1] + ar[1] * b[3];
+        }
+    }
+}
+
+typedef double pair __attribute__((vector_size(16))); /* two lanes: the same sums as scalars */
+
+/* Y(r) -= L(r, i) Y(i) for the rows r of column i, blocks q0..q1 of L (Y(i) in yi). For dims 3
+ * the first two columns of a row are one pair of lanes: Y(i)'s rows stay in registers over
+ * the column, and each lane adds in the order sub_product does, so the bits are the same. */
+BLOCK void sub_column(struct direct *d, size_t q0, size_t q1, const double *yi, int dim)
+{
+    if (dim != 3) {
+        const size_t bs = (size_t)(dim * dim);
+        for (size_t q = q0; q < q1; q++)
+            sub_product(d->by + bs * d->li[q], d->lx + bs * q, yi, dim);
+        return;
+    }
+    pair b01[3];
+    for (int k = 0; k < 3; k++)
+        memcpy(&b01[k], yi + 3 * k, sizeof b01[k]);
+    const double b2[3] = {yi[2], yi[5], yi[8]};
+    for (size_t q = q0; q < q1; q++) {
+        double *y = d->by + 9 * (size_t)d->li[q];
+        const double *a = d->lx + 9 * q;
+        for (int r = 0; r < 3; r++) {
+            const double *ar = a + 3 * r;
+            pair y01;
+            memcpy(&y01, y + 3 * r, sizeof y01);
+            y01 -= ar[0] * b01[0] + ar[1] * b01[1] + ar[2] * b01[2];
+            memcpy(y + 3 * r, &y01, sizeof y01);
+            y[3 * r + 2] -= ar[0] * b2[0] + ar[1] * b2[1] + ar[2] * b2[2];
+        }
+    }
+}
+
+/* The symmetric block a's own L D L^T (held pivots: PIVOT_FLOOR of diag, H's diagonal) into
+ * f: L's strict lower part in f[3 i + k] and D in f[9 + k]. D's blocks are solved through it
+ * rather than inverted, which with a rigid link's 1e10 stiffness beside a point's mass would
+ * lose most digits of the soft directions. */
+BLOCK void block_factor(const double *a, const double *diag, int dim, double *f)
+{
+    for (int k = 0; k < dim; k++) {
+        double dk = a[k * dim + k];
+        for (int j = 0; j < k; j++)
+            dk -= f[3 * k + j] * f[3 * k + j] * f[9 + j];
+        const double floor = PIVOT_FLOOR * diag[4 * k];
+        f[9 + k] = dk > floor ? dk : floor;
+        for (int i = k + 1; i < dim; i++) {
+            double v = a[i * dim + k];
+            for (int j = 0; j < k; j++)
+                v -= f[3 * i + j] * f[3 * k + j] * f[9 + j];
+            f[3 * i + k] = v / f[9 + k];
+        }
+    }
+}
+
+/* v = D^-1 v, D the block factored in f. */
+BLOCK void block_solve(const double *f, int dim, double *v)
+{
+    for (int i = 1; i < dim; i++)
+        for (int j = 0; j < i; j++)
+            v[i] -= f[3 * i + j] * v[j];
+    for (int i = 0; i < dim; i++)
+        v[i] /= f[9 + i];
+    for (int i = dim - 1; i-- > 0;)
+        for (int j = i + 1; j < dim; j++)
+            v[i] -= f[3 * j + i] * v[j];
+}
+
+/* Point rank j's row of L and its D block: Y = (L D)^-1 H(:, j) over the earlier points its
+ * column reaches (found up the elimination tree, in topological order; j0: the component's
+ * first rank), L(j, i) = Y(i)^T D(i)^-1, D(j) = H(j, j) - sum L(j, i) Y(i). */
+BLOCK void factor_point(struct direct *d, const struct model *m, uint32_t j0, uint32_t j,
+                        uint32_t j1, int dim)
+{
+    const size_t bs = (size_t)(dim * dim);
+    const uint32_t p = d->gpoint[j];
+    const double *h = d->kacc + 9 * (size_t)p;
+    double dj[9];
+    for (int r = 0; r < dim; r++)
+        for (int s = 0; s < dim; s++)
+            dj[r * dim + s] = h[3 * r + s];
+    uint32_t top = j1;
+    d->bflag[j] = j;
+    d->bcount[j] = 0;
+    FOR_EARLIER(d, m, p, j, l, q, {
+        sub_coupling(d, l, dim, d->by + bs * q);
+        uint32_t len = j0; /* the component's own stretch of bfill */
+        for (uint32_t i = q; d->bflag[i] != j; i = (uint32_t)d->bparent[i]) {
+            d->bfill[len++] = i;
+            d->bflag[i] = j;
+        }
+        while (len > j0)
+            d->bpattern[--top] = d->bfill[--len];
+    })
+    for (; top < j1; top++) {
+        const uint32_t i = d->bpattern[top];
+        double y[9], *yi = d->by + bs * i;
+        memcpy(y, yi, bs * sizeof *y);
+        memset(yi, 0, bs * sizeof *yi);
+        const size_t q0 = d->blp[i], q1 = q0 + d->bcount[i];
+        sub_column(d, q0, q1, y, dim);
+        double *lji = d->lx + bs * q1;
+        for (int r = 0; r < dim; r++) { /* row r of L(j, i) = (D(i)^-1 Y(i)'s column r)^T */
+            double *v = lji + r * dim;
+            for (int k = 0; k < dim; k++)
+                v[k] = y[k * dim + r];
+            block_solve(d->bdfac + BLOCK_FACTOR * i, dim, v);
+        }
+        sub_product(dj, lji, y, dim);
+        d->li[q1] = j;
+        d->bcount[i]++;
+    }
+    block_factor(dj, h, dim, d->bdfac + BLOCK_FACTOR * j);
+}
+
+BLOCK int factor_dims(struct direct *d, const struct model *m, size_t c, int dim)
+{
+    const uint32_t j0 = d->gcomp_pfirst[c], j1 = d->gcomp_pfirst[c + 1];
+    for (uint32_t j = j0; j < j1; j++) {
+        if ((j - j0) % POLL_POINTS == 0 && stop_requested())
+            return -1;
+        factor_point(d, m, j0, j, j1, dim);
+    }
+    d->gcomp_state[c].factorizations++;
     return 0;
+}
+
+int direct_ldl_factor(struct direct *d, const struct model *m, size_t c)
+{
+    if (d->gdims == 1)
+        return factor_dims(d, m, c, 1);
+    return d->gdims == 3 ? factor_dims(d, m, c, 3) : factor_dims(d, m, c, 2);
+}
+
+BLOCK void solve_dims(const struct direct *d, size_t c, double *x, int dim)
+{
+    const size_t bs = (size_t)(dim * dim), j0 = d->gcomp_pfirst[c], j1 = d->gcomp_pfirst[c + 1];
+    for (size_t j = j0; j < j1; j++) { /* L */
+        const double *xj = x + (size_t)dim * j;
+        for (size_t q = d->blp[j]; q < d->blp[j] + d->bcount[j]; q++) {
+            double *xr = x + (size_t)dim * d->li[q];
+            const double *b = d->lx + bs * q;
+            for (int r = 0; r < dim; r++)
+                for (int s = 0; s < dim; s++)
+                    xr[r] -= b[r * dim + s] * xj[s];
+        }
+    }
+    for (size_t j = j0; j < j1; j++) /* D */
+        block_solve(d->bdfac + BLOCK_FACTOR * j, dim, x + (size_t)dim * j);
+    for (size_t j = j1; j-- > j0;) { /* L^T */
+        double *xj = x + (size_t)dim * j;
+        for (size_t q = d->blp[j]; q < d->blp[j] + d->bcount[j]; q++) {
+            const double *xr = x + (size_t)dim * d->li[q], *b = d->lx + bs * q;
+            for (int r = 0; r < dim; r++)
+                for (int s = 0; s < dim; s++)
+                    xj[s] -= b[r * dim + s] * xr[r];
+        }
+    }
 }
 
 void direct_ldl_solve(const struct direct *d, size_t c, double *x)
 {
-    const size_t u0 = d->gcomp_ufirst[c], n = d->gcomp_ufirst[c + 1];
-    for (size_t j = u0; j < n; j++)
-        for (size_t q = d->lp[j]; q < d->lp[j + 1]; q++)
-            x[d->li[q]] -= d->lx[q] * x[j];
-    for (size_t j = u0; j < n; j++)
-        x[j] /= d->ld[j];
-    for (size_t j = n; j-- > u0;)
-        for (size_t q = d->lp[j]; q < d->lp[j + 1]; q++)
-            x[j] -= d->lx[q] * x[d->li[q]];
+    if (d->gdims == 3)
+        solve_dims(d, c, x, 3);
+    else
+        solve_dims(d, c, x, 2);
 }
 
-/* direct_ldl_solve on three right-hand sides interleaved (x[3 j + i]): one pass over L serves
- * all three, their values in registers. */
+/* The fixed matrix's solve (gdims 1) on three right-hand sides interleaved (x[3 j + i]): one
+ * pass over L serves all three, their values in registers (a generic k-wide loop stored each
+ * of them at every entry), and D^-1 folded into the pass over L^T. */
 static void solve3(const struct direct *d, size_t c, double *restrict x)
 {
-    const size_t u0 = d->gcomp_ufirst[c], n = d->gcomp_ufirst[c + 1];
-    const size_t *lp = d->lp;
+    const size_t j0 = d->gcomp_pfirst[c], j1 = d->gcomp_pfirst[c + 1];
+    const size_t *blp = d->blp;
     const uint32_t *restrict li = d->li;
     const double *restrict lx = d->lx;
-    for (size_t j = u0; j < n; j++) {
+    for (size_t j = j0; j < j1; j++) {
         const double y0 = x[3 * j], y1 = x[3 * j + 1], y2 = x[3 * j + 2];
-        for (size_t q = lp[j]; q < lp[j + 1]; q++) {
+        for (size_t q = blp[j]; q < blp[j + 1]; q++) {
             double *xi = x + 3 * (size_t)li[q];
             const double l = lx[q];
             xi[0] -= l * y0;
@@ -83,10 +283,10 @@ static void solve3(const struct direct *d, size_t c, double *restrict x)
             xi[2] -= l * y2;
         }
     }
-    for (size_t j = n; j-- > u0;) {
-        const double id = 1.0 / d->ld[j];
+    for (size_t j = j1; j-- > j0;) {
+        const double id = 1.0 / d->bdfac[BLOCK_FACTOR * j + 9];
         double s0 = x[3 * j] * id, s1 = x[3 * j + 1] * id, s2 = x[3 * j + 2] * id;
-        for (size_t q = lp[j]; q < lp[j + 1]; q++) {
+        for (size_t q = blp[j]; q < blp[j + 1]; q++) {
             const double *xi = x + 3 * (size_t)li[q];
             const double l = lx[q];
             s0 -= l * xi[0];
@@ -102,22 +302,22 @@ static void solve3(const struct direct *d, size_t c, double *restrict x)
 /* The same for two (2D). */
 static void solve2(const struct direct *d, size_t c, double *restrict x)
 {
-    const size_t u0 = d->gcomp_ufirst[c], n = d->gcomp_ufirst[c + 1];
-    const size_t *lp = d->lp;
+    const size_t j0 = d->gcomp_pfirst[c], j1 = d->gcomp_pfirst[c + 1];
+    const size_t *blp = d->blp;
     const uint32_t *restrict li = d->li;
     const double *restrict lx = d->lx;
-    for (size_t j = u0; j < n; j++) {
+    for (size_t j = j0; j < j1; j++) {
         const double y0 = x[2 * j], y1 = x[2 * j + 1];
-        for (size_t q = lp[j]; q < lp[j + 1]; q++) {
+        for (size_t q = blp[j]; q < blp[j + 1]; q++) {
             double *xi = x + 2 * (size_t)li[q];
             xi[0] -= lx[q] * y0;
             xi[1] -= lx[q] * y1;
         }
     }
-    for (size_t j = n; j-- > u0;) {
-        const double id = 1.0 / d->ld[j];
+    for (size_t j = j1; j-- > j0;) {
+        const double id = 1.0 / d->bdfac[BLOCK_FACTOR * j + 9];
         double s0 = x[2 * j] * id, s1 = x[2 * j + 1] * id;
-        for (size_t q = lp[j]; q < lp[j + 1]; q++) {
+        for (size_t q = blp[j]; q < blp[j + 1]; q++) {
             s0 -= lx[q] * x[2 * (size_t)li[q]];
             s1 -= lx[q] * x[2 * (size_t)li[q] + 1];
         }

@@ -1,14 +1,12 @@
 /* One Newton iteration of a component with loops (solver/direct/newton.h), the numeric side of
  * solver/direct/graph.c's system: each point's block and right-hand side assembled at the
- * iterate, H factored as L D L^T by Davis's up-looking algorithm ("Algorithm 849", ACM TOMS 31,
- * 2005) in the pattern graph.c analysed, solved, the multipliers' step taken from the
- * positions', and on the substep's last iteration only as far as solver/direct/search.c's
- * rule allows. Rigid links get a = 1e-10 (w_a + w_b) in this elimination only, a penalty
- * whose error the next iteration's residual corrects, so the fixed point is the exact one. A
- * factor is kept across iterations and steps while the iteration still contracts, as a
+ * iterate, H factored as L D L^T (solver/direct/ldl.c), solved, the multipliers' step taken
+ * from the positions', and on the substep's last iteration only as far as
+ * solver/direct/search.c's rule allows. Rigid links get a = 1e-10 (w_a + w_b) in this elimination
+ * only, a penalty whose error the next iteration's residual corrects, so the fixed point is the
+ * exact one. A factor is kept across iterations and steps while the iteration still contracts, as a
  * simplified Newton method: the fixed point depends only on the residuals, never on the
- * matrix. A factorisation asks stop_requested() every few columns and gives up when a signal
- * asks the run to stop. */
+ * matrix. */
 #define _POSIX_C_SOURCE 200809L /* core/stop.h: struct sigaction */
 #include "solver/direct/newton.h"
 
@@ -34,20 +32,6 @@ static double link_a(const struct direct *d, const struct model *m, uint32_t l, 
         return a;
     const struct link *lk = &m->links[l];
     return RIGID_EPS * (m->inv_mass[lk->a] + m->inv_mass[lk->b]);
-}
-
-/* Component c's H at the current links, factored; -1 when a signal asked the run to stop. */
-static int factor(struct direct *d, const struct model *m, size_t c)
-{
-    FOR_GRAPH_LINKS(d, m, c, l, {
-        d->nf[l] = d->n[l];
-        d->laf[l] = d->la[l];
-    })
-    direct_graph_values(d, m, c);
-    if (direct_ldl_factor(d, c))
-        return -1;
-    d->gcomp_state[c].factorizations++;
-    return 0;
 }
 
 /* Component c's links at x: direction, length, C + a l, tension stiffness and penalty; each
@@ -216,7 +200,11 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
      * since the last iteration accounts for the residual: no factor would help then. */
     if (!gc->factored || (size > gc->refactor_floor && size > REFACTOR_RATIO * gc->last_residual &&
                           d->gs_moved < size)) {
-        gc->factored = factor(d, m, c) == 0;
+        FOR_GRAPH_LINKS(d, m, c, l, {
+            d->nf[l] = d->n[l];
+            d->laf[l] = d->la[l];
+        })
+        gc->factored = direct_ldl_factor(d, m, c) == 0;
         if (!gc->factored)
             return; /* a signal: the run stops after this step */
     }
