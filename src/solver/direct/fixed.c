@@ -122,13 +122,15 @@ static double local_step(struct direct *d, const struct model *m, size_t c, cons
             g[0] -= fa.x, g[1] -= fa.y, g[2] -= fa.z;
         }
     }
-    const size_t dim = (size_t)d->dims;
+    const size_t dim = (size_t)d->dims, stride = DIRECT_FIXED_STRIDE(d->dims);
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
         const uint32_t p = d->gpoint[k];
         const double mass = 1.0 / m->inv_mass[p], *g = d->racc + 3 * (size_t)p;
-        double *r = d->rhs + dim * d->uidx[p];
+        double *r = d->rhs + stride * d->uidx[p];
         for (size_t i = 0; i < dim; i++)
             r[i] = mass * v3_comp(d->xpred[p], (int)i) + g[i];
+        if (stride > dim)
+            r[dim] = 0.0;
     }
     return sd;
 }
@@ -190,7 +192,7 @@ void direct_fixed_component(struct direct *d, const struct model *m, size_t c, v
     direct_ldl_solve_many(d, c, d->rhs, d->dims);
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
         const uint32_t p = d->gpoint[k];
-        const double *r = d->rhs + (size_t)d->dims * d->uidx[p];
+        const double *r = d->rhs + DIRECT_FIXED_STRIDE(d->dims) * (size_t)d->uidx[p];
         x[p] = v3(r[0], r[1], d->dims == 3 ? r[2] : x[p].z);
     }
     if (d->last)

@@ -222,7 +222,7 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
     d->lw = calloc(nl + 1, sizeof *d->lw);
     d->flink = calloc(nl + 1, sizeof *d->flink);
     d->ap = calloc(umax + 1, sizeof *d->ap);
-    d->rhs = calloc(umax + 1, sizeof *d->rhs);
+    d->rhs = calloc(4 * np + 1, sizeof *d->rhs); /* umax, or the fixed matrix's stride of 4 */
     d->etree = calloc(umax + 1, sizeof *d->etree);
     d->lnz = calloc(umax + 1, sizeof *d->lnz);
     d->lflag = calloc(umax + 1, sizeof *d->lflag);

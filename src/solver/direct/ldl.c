@@ -264,38 +264,38 @@ void direct_ldl_solve(const struct direct *d, size_t c, double *x)
         solve_dims(d, c, x, 2);
 }
 
-/* The fixed matrix's solve (gdims 1) on three right-hand sides interleaved (x[3 j + i]): one
- * pass over L serves all three, their values in registers (a generic k-wide loop stored each
- * of them at every entry), and D^-1 folded into the pass over L^T. */
+/* The fixed matrix's solve (gdims 1) on three right-hand sides interleaved in a stride of four
+ * (x[4 j + i], the fourth lane zero): one pass over L serves all three, their values in
+ * registers, each point's values two aligned pairs of lanes (a stride of three split a third
+ * of the pairs across 16 bytes and stalled the scatter on them), and D^-1 folded into the
+ * pass over L^T. Each lane adds in the scalar order, so the bits are a scalar solve's. */
 static void solve3(const struct direct *d, size_t c, double *restrict x)
 {
     const size_t j0 = d->gcomp_pfirst[c], j1 = d->gcomp_pfirst[c + 1];
     const size_t *blp = d->blp;
     const uint32_t *restrict li = d->li;
     const double *restrict lx = d->lx;
+    pair *restrict v = (pair *)__builtin_assume_aligned(x, 16);
     for (size_t j = j0; j < j1; j++) {
-        const double y0 = x[3 * j], y1 = x[3 * j + 1], y2 = x[3 * j + 2];
+        const pair y01 = v[2 * j], y2 = v[2 * j + 1];
         for (size_t q = blp[j]; q < blp[j + 1]; q++) {
-            double *xi = x + 3 * (size_t)li[q];
+            pair *vi = v + 2 * (size_t)li[q];
             const double l = lx[q];
-            xi[0] -= l * y0;
-            xi[1] -= l * y1;
-            xi[2] -= l * y2;
+            vi[0] -= l * y01;
+            vi[1] -= l * y2;
         }
     }
     for (size_t j = j1; j-- > j0;) {
         const double id = 1.0 / d->bdfac[BLOCK_FACTOR * j + 9];
-        double s0 = x[3 * j] * id, s1 = x[3 * j + 1] * id, s2 = x[3 * j + 2] * id;
+        pair s01 = v[2 * j] * id, s2 = v[2 * j + 1] * id;
         for (size_t q = blp[j]; q < blp[j + 1]; q++) {
-            const double *xi = x + 3 * (size_t)li[q];
+            const pair *vi = v + 2 * (size_t)li[q];
             const double l = lx[q];
-            s0 -= l * xi[0];
-            s1 -= l * xi[1];
-            s2 -= l * xi[2];
+            s01 -= l * vi[0];
+            s2 -= l * vi[1];
         }
-        x[3 * j] = s0;
-        x[3 * j + 1] = s1;
-        x[3 * j + 2] = s2;
+        v[2 * j] = s01;
+        v[2 * j + 1] = s2;
     }
 }
 

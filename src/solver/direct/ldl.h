@@ -24,7 +24,9 @@ int direct_ldl_factor(struct direct *d, const struct model *m, size_t c);
 void direct_ldl_solve(const struct direct *d, size_t c, double *x);
 
 /* The same with the fixed matrix's factor (gdims 1) on k = 2 or 3 right-hand sides at once,
- * interleaved: x[k j + i] is unknown j's of the i-th. */
+ * interleaved: x[DIRECT_FIXED_STRIDE(k) j + i] is unknown j's of the i-th (16-byte aligned; for
+ * k = 3 the fourth value of each unknown is zero and stays so). */
+#define DIRECT_FIXED_STRIDE(k) ((k) == 3 ? 4 : 2)
 void direct_ldl_solve_many(const struct direct *d, size_t c, double *x, int k);
 
 #endif
