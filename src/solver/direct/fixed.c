@@ -87,11 +87,24 @@ static void start_duals(struct direct *d, size_t c, const vec3 *x)
     }
 }
 
+/* Where the last solve left point p (in: whether it is an unknown), before anything else
+ * moved it: its values are still in rhs until the local step assembles the next. */
+static inline vec3 solved(const struct direct *d, const vec3 *x, uint32_t p, int in)
+{
+    if (!in)
+        return x[p];
+    const double *r = d->rhs + DIRECT_FIXED_STRIDE(d->dims) * (size_t)d->uidx[p];
+    return v3(r[0], r[1], d->dims == 3 ? r[2] : x[p].z);
+}
+
 /* The local step over c's links, their forces w (z - u) gathered by point into racc (a
  * pinned end's position moves to its free end's share), and the global step's right-hand
- * side rhs[dims u + i] = m x* + those forces. On the substep's last iteration, returns the
- * dual residual (the largest change of a link's z, times w over its ends' mass), else 0. */
-static double local_step(struct direct *d, const struct model *m, size_t c, const vec3 *x)
+ * side rhs[dims u + i] = m x* + those forces. With dual, it first takes the last solve's dual
+ * step on each link (fused: one pass over the links an iteration, not two). On the substep's
+ * last iteration, returns the dual residual (the largest change of a link's z, times w over
+ * its ends' mass), else 0. */
+static double local_step(struct direct *d, const struct model *m, size_t c, const vec3 *x,
+                         int dual)
 {
     double sd = 0.0;
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
@@ -101,6 +114,10 @@ static double local_step(struct direct *d, const struct model *m, size_t c, cons
     for (uint32_t j = d->gcomp_lfirst[c]; j < d->gcomp_lfirst[c + 1]; j++) {
         struct fixed_link *f = &d->flink[j];
         const vec3 xa = x[f->a], xb = x[f->b];
+        if (dual) {
+            const vec3 sa = solved(d, x, f->a, f->free & 1), sb = solved(d, x, f->b, f->free & 2);
+            f->u = v3_add(f->u, v3_sub(v3_sub(sb, sa), f->z));
+        }
         const vec3 v = v3_add(v3_sub(xb, xa), f->u);
         const double s0 = v3_len(v);
         const double s = (f->rest + f->aw * s0) / (1.0 + f->aw);
@@ -133,15 +150,6 @@ static double local_step(struct direct *d, const struct model *m, size_t c, cons
             r[dim] = 0.0;
     }
     return sd;
-}
-
-/* The dual step. */
-static void dual_step(struct direct *d, size_t c, const vec3 *x)
-{
-    for (uint32_t j = d->gcomp_lfirst[c]; j < d->gcomp_lfirst[c + 1]; j++) {
-        struct fixed_link *f = &d->flink[j];
-        f->u = v3_add(f->u, v3_sub(v3_sub(x[f->b], x[f->a]), f->z));
-    }
 }
 
 /* The dual step of the substep's last iteration: the multipliers it implies, and residual
@@ -187,8 +195,9 @@ void direct_fixed_component(struct direct *d, const struct model *m, size_t c, v
     }
     if (gc->fresh)
         start_duals(d, c, x);
+    const double sd = local_step(d, m, c, x, gc->dual_pending && !gc->fresh);
     gc->fresh = 0;
-    const double sd = local_step(d, m, c, x);
+    gc->dual_pending = 0;
     direct_ldl_solve_many(d, c, d->rhs, d->dims);
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
         const uint32_t p = d->gpoint[k];
@@ -198,5 +207,5 @@ void direct_fixed_component(struct direct *d, const struct model *m, size_t c, v
     if (d->last)
         last_dual_step(d, c, x, gc, sd);
     else
-        dual_step(d, c, x);
+        gc->dual_pending = 1; /* the next local step takes it */
 }

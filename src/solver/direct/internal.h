@@ -51,6 +51,7 @@ struct graph_comp {
     double refactor_floor; /* nor, this small, a new factor, m */
     long factorizations;   /* since the substep began */
     int fresh;             /* "fixed": the substep's first iteration is next */
+    int dual_pending;      /* "fixed": the last solve's dual step is left to the local step */
     double fixed_h;        /* "fixed": the substep its factor was made for, s (0: none) */
     double fixed_scale;    /* "fixed": the weights' scale, by residual balancing (0: 1) */
 };
