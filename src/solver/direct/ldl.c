@@ -264,6 +264,14 @@ void direct_ldl_solve(const struct direct *d, size_t c, double *x)
         solve_dims(d, c, x, 2);
 }
 
+/* Whether L's column j + 1 (< j1) has column j's pattern less its first row, j + 1 (the
+ * elimination tree's parent of j, whose pattern holds the rest of j's): then the forward
+ * pass updates each row once for both columns, in the order column by column would. */
+static inline int twin(const struct direct *d, size_t j, size_t j1)
+{
+    return j + 1 < j1 && d->bcount[j] == d->bcount[j + 1] + 1 && d->li[d->blp[j]] == j + 1;
+}
+
 /* The fixed matrix's solve (gdims 1) on three right-hand sides interleaved in a stride of four
  * (x[4 j + i], the fourth lane zero): one pass over L serves all three, their values in
  * registers, each point's values two aligned pairs of lanes (a stride of three split a third
@@ -278,7 +286,21 @@ static void solve3(const struct direct *d, size_t c, double *restrict x)
     pair *restrict v = (pair *)__builtin_assume_aligned(x, 16);
     for (size_t j = j0; j < j1; j++) {
         const pair y01 = v[2 * j], y2 = v[2 * j + 1];
-        for (size_t q = blp[j]; q < blp[j + 1]; q++) {
+        size_t q = blp[j];
+        if (twin(d, j, j1)) { /* column j + 1 is the rest of column j: one pass for both */
+            const double *l1 = lx + blp[j + 1] - (q + 1);
+            v[2 * j + 2] -= lx[q] * y01;
+            v[2 * j + 3] -= lx[q] * y2;
+            const pair z01 = v[2 * j + 2], z2 = v[2 * j + 3];
+            for (q++; q < blp[j + 1]; q++) {
+                pair *vi = v + 2 * (size_t)li[q];
+                vi[0] = vi[0] - lx[q] * y01 - l1[q] * z01;
+                vi[1] = vi[1] - lx[q] * y2 - l1[q] * z2;
+            }
+            j++;
+            continue;
+        }
+        for (; q < blp[j + 1]; q++) {
             pair *vi = v + 2 * (size_t)li[q];
             const double l = lx[q];
             vi[0] -= l * y01;
