@@ -310,6 +310,24 @@ static void solve3(const struct direct *d, size_t c, double *restrict x)
     for (size_t j = j1; j-- > j0;) {
         const double id = 1.0 / d->bdfac[BLOCK_FACTOR * j + 9];
         pair s01 = v[2 * j] * id, s2 = v[2 * j + 1] * id;
+        if (j > j0 && twin(d, j - 1, j1)) { /* j - 1's rows too, j's own last */
+            const double ih = 1.0 / d->bdfac[BLOCK_FACTOR * (j - 1) + 9];
+            const double *l1 = lx + blp[j - 1] + 1 - blp[j];
+            pair t01 = v[2 * j - 2] * ih, t2 = v[2 * j - 1] * ih;
+            for (size_t q = blp[j]; q < blp[j + 1]; q++) {
+                const pair *vi = v + 2 * (size_t)li[q];
+                s01 -= lx[q] * vi[0];
+                s2 -= lx[q] * vi[1];
+                t01 -= l1[q] * vi[0];
+                t2 -= l1[q] * vi[1];
+            }
+            v[2 * j] = s01;
+            v[2 * j + 1] = s2;
+            v[2 * j - 2] = t01 - lx[blp[j - 1]] * s01;
+            v[2 * j - 1] = t2 - lx[blp[j - 1]] * s2;
+            j--;
+            continue;
+        }
         for (size_t q = blp[j]; q < blp[j + 1]; q++) {
             const pair *vi = v + 2 * (size_t)li[q];
             const double l = lx[q];
