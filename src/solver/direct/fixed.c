@@ -103,8 +103,7 @@ static inline vec3 solved(const struct direct *d, const vec3 *x, uint32_t p, int
  * step on each link (fused: one pass over the links an iteration, not two). On the substep's
  * last iteration, returns the dual residual (the largest change of a link's z, times w over
  * its ends' mass), else 0. */
-static double local_step(struct direct *d, const struct model *m, size_t c, const vec3 *x,
-                         int dual)
+static double local_step(struct direct *d, const struct model *m, size_t c, const vec3 *x, int dual)
 {
     double sd = 0.0;
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
