@@ -86,3 +86,14 @@ fail:
     model_destroy(c);
     return NULL;
 }
+
+double tu_max_strain(const struct model *m, const struct state *st)
+{
+    double e = 0.0;
+    for (size_t i = 0; i < m->nlinks; i++)
+        if (st->alive[i]) {
+            const struct link *l = &m->links[i];
+            e = fmax(e, fabs(v3_dist(st->x[l->a], st->x[l->b]) / l->rest - 1.0));
+        }
+    return e;
+}

@@ -1,5 +1,5 @@
 /* Models for the direct projection's tests and benchmark (check_direct.c, bench_direct.c):
- * hanging chains started as arcs, and cloth curtains. All have solver.global on, 10
+ * hanging chains started as arcs, cloth curtains, and their strain. All have solver.global on, 10
  * iterations and dt = 1/120 s unless changed; NULL on OOM. */
 #ifndef CATENA_TESTUTIL_DIRECT_H
 #define CATENA_TESTUTIL_DIRECT_H
@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "model/model.h"
+#include "solver/state.h"
 
 /* n equal links of total length `length` and n + 1 equal masses (1 kg in all) between pins
  * at (0, 0) and (span, 0), started as a circular arc of the same length: tens of centimetres
@@ -21,5 +22,8 @@ struct model *tu_arc_chain(size_t n, double span, double length, double dt, doub
  * which is the curtain's exact equilibrium. Either way the top row is slack between the
  * pins: a row pinned straight between its ends cannot carry a load with rigid links. */
 struct model *tu_curtain(int n, double sp, int hanging);
+
+/* The largest |length / rest - 1| over st's links that still hold. */
+double tu_max_strain(const struct model *m, const struct state *st);
 
 #endif
