@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "solver/batch/pool.h"
+#include "solver/pool.h"
 #include "solver/work.h"
 
 /* Cuts between runs of links that share no point: a cut at c is valid when no point of a

@@ -33,7 +33,7 @@
  *   piece    a chunk or a whole step's batch, as find_runs cuts it into runs (piece_run)
  *   group    the chunks of one colour (group[]): a job's waits fall between groups
  *   job      what the team runs per step or substep: relax, a whole substep, breaks, scan
- *   member   one thread of the team (solver/batch/pool.h); 1 without a team
+ *   member   one thread of the team (solver/pool.h); 1 without a team
  */
 #ifndef CATENA_SOLVER_BATCH_H
 #define CATENA_SOLVER_BATCH_H

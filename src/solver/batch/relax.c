@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "solver/batch/pool.h"
+#include "solver/pool.h"
 #include "solver/cache.h"
 #include "solver/points.h"
 #include "solver/state.h"

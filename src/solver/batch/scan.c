@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "solver/batch/pool.h"
+#include "solver/pool.h"
 #include "solver/breaks.h"
 #include "solver/cache.h"
 #include "solver/points.h"

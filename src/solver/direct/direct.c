@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "solver/batch/pool.h"
+#include "solver/pool.h"
 #include "solver/direct/fixed.h"
 #include "solver/direct/graph.h"
 #include "solver/direct/internal.h"

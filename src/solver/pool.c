@@ -1,4 +1,4 @@
-/* The solver's thread team (solver/batch/pool.h). Each group's chunks are cut into one share per
+/* The solver's thread team (solver/pool.h). Each group's chunks are cut into one share per
  * member; a member takes the chunks of its own share first (the same part of the links every
  * time, so the points it moves stay in its core's cache), then whatever is left of the
  * others', through one atomic counter per share. A chunk counts as done in one more counter,
@@ -14,7 +14,7 @@
  * generation or is seen by the signaller (no lost wake-up), and what a chunk wrote is visible
  * to whoever sees it counted as done. */
 #define _POSIX_C_SOURCE 200809L
-#include "solver/batch/pool.h"
+#include "solver/pool.h"
 
 #include <pthread.h>
 #include <sched.h>
