@@ -16,7 +16,7 @@ if [ -s "$tmp/out" ]; then sed 's/^/    /' "$tmp/out"; fi
 
 # A tree that keeps the rules, then one wrong include at a time.
 t=$tmp/src
-mkdir -p "$t/core" "$t/model" "$t/solver/batch" "$t/io"
+mkdir -p "$t/core" "$t/model" "$t/solver/batch" "$t/solver/direct" "$t/io"
 cat >"$t/LAYERS" <<'LAYERS'
 # level folder
 0 core
@@ -24,11 +24,13 @@ cat >"$t/LAYERS" <<'LAYERS'
 2 solver
 2 io
 private solver/batch solver
+private solver/direct solver
 LAYERS
 printf '#include "core/vec.h"\n' >"$t/model/model.h"
 printf '#include "model/model.h"\n#include "solver/batch/batch.h"\n#include "config.h"\n' \
     >"$t/solver/solver.c"
 printf '#include "solver/solver.h"\n' >"$t/solver/batch/batch.c"
+printf '#include "solver/solver.h"\n' >"$t/solver/direct/direct.c"
 printf '#include "model/model.h"\n' >"$t/io/traj.c"
 : >"$t/core/vec.h"
 printf '#include "solver/solver.h"\n#include "io/traj.h"\n' >"$t/main.c"
@@ -51,6 +53,8 @@ wrong model/model.h solver/solver.h "goes against the layers: model/ (level 1)" 
     "a lower layer including a higher one"
 wrong io/traj.c solver/state.h "goes against the layers: io/ (level 2)" "a sibling including a sibling"
 wrong io/traj.c solver/batch/batch.h "is private to solver/" "a private subfolder from outside"
+wrong solver/direct/direct.c solver/batch/batch.h "solver/direct/ is a sibling private folder" \
+    "a private subfolder from its sibling"
 wrong solver/solver.c state.h "is not named from src/" "a header not named from its folder"
 wrong core/vec.h gfx/raster.h "folder gfx/ is not in LAYERS" "a folder missing from LAYERS"
 check_layers "$t"
