@@ -222,7 +222,12 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
     d->lw = calloc(nl + 1, sizeof *d->lw);
     d->flink = calloc(nl + 1, sizeof *d->flink);
     d->ap = calloc(umax + 1, sizeof *d->ap);
-    d->rhs = calloc(4 * np + 1, sizeof *d->rhs); /* umax, or the fixed matrix's stride of 4 */
+    /* umax, or the fixed matrix's stride of 4: each unknown's four values one aligned AVX
+     * vector (solver/direct/ldl.c), never split across two cache lines */
+    const size_t rhs_bytes = (4 * np + 4) * sizeof *d->rhs;
+    d->rhs = aligned_alloc(32, rhs_bytes);
+    if (d->rhs)
+        memset(d->rhs, 0, rhs_bytes);
     d->etree = calloc(umax + 1, sizeof *d->etree);
     d->lnz = calloc(umax + 1, sizeof *d->lnz);
     d->lflag = calloc(umax + 1, sizeof *d->lflag);
