@@ -12,30 +12,37 @@
 #include "solver/direct/internal.h"
 #include "solver/direct/tree.h"
 
-/* In the plane each point hands its parent its shares in its own slot of tkacc, PLANE_UP
- * doubles (stiffness xx, xy, yy, right-hand side x, y, residual x, y), written whole, so
- * that a point with one child reads them without the accumulators' clearing and
- * read-modify-writes. A branching point sums its children's into its accumulators here. */
-#define PLANE_UP 9
-
-/* A plane point's factors, from tfac_first[k] (room for 12): u0 (2), geo K't (2), K'n (2) and
- * t (2), with which its step is u0 + U e = u0 + geo K't (t.dx_q) + K'n dl, since
- * K' - K'n n^T = K't t^T; then, when it has a multiplier of its own, l0, and L e as
- * w (t.dx_q) + L_l dl (w = -geo W.t / S, L_l = -W.n / S). */
+/* In the plane each point's records are stored by field, field j of point k at
+ * j * plane_stride(d) + k, so that neighbours in the order (plane2.h's pairs) are adjacent:
+ * - in tkacc, its shares for its parent (stiffness xx, xy, yy, right-hand side x, y,
+ *   residual x, y), written whole, so that a point with one child reads them without the
+ *   accumulators' clearing and read-modify-writes (a branching point sums its children's
+ *   into its accumulators here);
+ * - in trow, its parent link's row for its parent's block: Jacobian x, y, right-hand side,
+ *   compliance;
+ * - in tplane, the factors of a plane point (not eliminate()'s, which stay in tfac): u0 (2),
+ *   geo K't (2), K'n (2) and t (2), with which its step is u0 + U e = u0 + geo K't (t.dx_q) +
+ *   K'n dl, since K' - K'n n^T = K't t^T; then, when it has a multiplier of its own, l0, and
+ *   L e as w (t.dx_q) + L_l dl (w = -geo W.t / S, L_l = -W.n / S). */
+static inline size_t plane_stride(const struct direct *d)
+{
+    return d->npoints;
+}
 
 static inline void plane_gather(const struct direct *d, size_t k, double *ka, double *ra,
                                 double *ga)
 {
+    const size_t n = plane_stride(d);
     for (uint32_t c = d->tchild_first[k]; c < d->tchild_first[k] + d->tnchild[k]; c++) {
-        const double *up = d->tkacc + PLANE_UP * (size_t)c;
+        const double *up = d->tkacc + c;
         ka[0] += up[0];
-        ka[1] += up[1];
-        ka[3] += up[1];
-        ka[4] += up[2];
-        ra[0] += up[3];
-        ra[1] += up[4];
-        ga[0] += up[5];
-        ga[1] += up[6];
+        ka[1] += up[n];
+        ka[3] += up[n];
+        ka[4] += up[2 * n];
+        ra[0] += up[3 * n];
+        ra[1] += up[4 * n];
+        ga[0] += up[5 * n];
+        ga[1] += up[6 * n];
     }
 }
 
@@ -53,19 +60,20 @@ eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k
     const int kind = d->tkind[k], nb = kind != TREE_NONE;
     const double mass = d->tmass[k], im = m->inv_mass[p];
     const double ex = x[p].x - d->xpred[p].x, ey = x[p].y - d->xpred[p].y;
+    const size_t n = plane_stride(d);
     const double ax = fabs(x[p].x), ay = fabs(x[p].y);
     r->scale = ax > r->scale ? ax : r->scale;
     r->scale = ay > r->scale ? ay : r->scale;
     double k00 = mass, k01 = 0.0, k11 = mass, gx = mass * ex, gy = mass * ey, rx = 0.0, ry = 0.0;
     if (kind == TREE_CHILD) {
-        const double *up = d->tkacc + PLANE_UP * (size_t)d->tchild_first[k];
+        const double *up = d->tkacc + d->tchild_first[k];
         k00 += up[0];
-        k01 = up[1];
-        k11 += up[2];
-        rx = up[3];
-        ry = up[4];
-        gx += up[5];
-        gy += up[6];
+        k01 = up[n];
+        k11 += up[2 * n];
+        rx = up[3 * n];
+        ry = up[4 * n];
+        gx += up[5 * n];
+        gy += up[6 * n];
     }
     double jx = 0.0, jy = 0.0, ar = 0.0, rr = 0.0;
     if (kind == TREE_PIN) {
@@ -86,11 +94,11 @@ eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k
         if (exact)
             r->c1 += fabs(lg.c);
     } else if (kind == TREE_CHILD) {
-        const double *row = d->trow + 4 * (size_t)d->tchild_first[k];
+        const double *row = d->trow + d->tchild_first[k];
         jx = row[0];
-        jy = row[1];
-        rr = row[2];
-        ar = row[3];
+        jy = row[n];
+        rr = row[2 * n];
+        ar = row[3 * n];
     }
     const uint32_t lp = (uint32_t)d->tplink[k];
     struct link_geo pl;
@@ -109,8 +117,8 @@ eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k
     rx -= gx;
     ry -= gy;
     const double det = k00 * k11 - k01 * k01;
-    double p00, p01, p11, ux, uy;           /* K', then u0 */
-    double *f = d->tfac + d->tfac_first[k]; /* the factors, as above */
+    double p00, p01, p11, ux, uy; /* K', then u0 */
+    double *f = d->tplane + k;    /* the factors, as above */
     if (nb) {
         const double ax_ = k11 * jx - k01 * jy, ay_ = k00 * jy - k01 * jx; /* a = adj(K) j */
         const double qs = ar * det + jx * ax_ + jy * ay_;
@@ -118,9 +126,9 @@ eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k
         p00 = (qs * k11 - ax_ * ax_) * inv;
         p01 = (-qs * k01 - ax_ * ay_) * inv;
         p11 = (qs * k00 - ay_ * ay_) * inv;
-        f[8] = -(rr * det * iq + wsx * rx + wsy * ry);
-        f[9] = -geo * (wsx * tx + wsy * ty);
-        f[10] = -(wsx * nx + wsy * ny);
+        f[8 * n] = -(rr * det * iq + wsx * rx + wsy * ry);
+        f[9 * n] = -geo * (wsx * tx + wsy * ty);
+        f[10 * n] = -(wsx * nx + wsy * ny);
         ux = p00 * rx + p01 * ry - wsx * rr;
         uy = p01 * rx + p11 * ry - wsy * rr;
     } else {
@@ -134,28 +142,28 @@ eliminate_plane(struct direct *d, const struct model *m, const vec3 *x, size_t k
     const double knx = p00 * nx + p01 * ny, kny = p01 * nx + p11 * ny; /* K'n */
     const double ktx = p00 * tx + p01 * ty, kty = p01 * tx + p11 * ty; /* K't */
     f[0] = ux;
-    f[1] = uy;
-    f[2] = geo * ktx;
-    f[3] = geo * kty;
-    f[4] = knx;
-    f[5] = kny;
-    f[6] = tx;
-    f[7] = ty;
+    f[n] = uy;
+    f[2 * n] = geo * ktx;
+    f[3 * n] = geo * kty;
+    f[4 * n] = knx;
+    f[5 * n] = kny;
+    f[6 * n] = tx;
+    f[7 * n] = ty;
     const double tkt = tx * ktx + ty * kty, tkn = tx * knx + ty * kny, tu = tx * ux + ty * uy;
     const double tau = geo - geo * geo * tkt;
-    double *up = d->tkacc + PLANE_UP * k;
+    double *up = d->tkacc + k;
     up[0] = tau * tx * tx;
-    up[1] = tau * tx * ty;
-    up[2] = tau * ty * ty;
-    up[3] = geo * tu * tx;
-    up[4] = geo * tu * ty;
-    up[5] = nx * pl.lam;
-    up[6] = ny * pl.lam;
-    double *row = d->trow + 4 * k;
+    up[n] = tau * tx * ty;
+    up[2 * n] = tau * ty * ty;
+    up[3 * n] = geo * tu * tx;
+    up[4 * n] = geo * tu * ty;
+    up[5 * n] = nx * pl.lam;
+    up[6 * n] = ny * pl.lam;
+    double *row = d->trow + k;
     row[0] = -nx + geo * tkn * tx;
-    row[1] = -ny + geo * tkn * ty;
-    row[2] = pl.c + nx * ux + ny * uy; /* the right-hand side, kept in the plane's row */
-    row[3] = d->alpha[lp] * ih2 + nx * knx + ny * kny;
+    row[n] = -ny + geo * tkn * ty;
+    row[2 * n] = pl.c + nx * ux + ny * uy; /* the right-hand side, kept in the plane's row */
+    row[3 * n] = d->alpha[lp] * ih2 + nx * knx + ny * kny;
 }
 
 /* substitute() for what eliminate_plane() factored: with te = t.dx_q, the point's step
@@ -168,11 +176,13 @@ static inline __attribute__((always_inline)) void substitute_plane(struct direct
     const size_t q = (size_t)d->tparent[k];
     const uint32_t p = d->order[k], lp = (uint32_t)d->tplink[k];
     const int kind = d->tkind[k];
-    const double *f = d->tfac + d->tfac_first[k];
-    const double el = d->dlam[lp], te = f[6] * d->tdx[q].x + f[7] * d->tdx[q].y;
+    const size_t n = plane_stride(d);
+    const double *f = d->tplane + k;
+    const double el = d->dlam[lp], te = f[6 * n] * d->tdx[q].x + f[7 * n] * d->tdx[q].y;
     const double lam = d->lambda[lp] + el;
     d->lambda[lp] = lam;
-    const double ux = f[0] + f[2] * te + f[4] * el, uy = f[1] + f[3] * te + f[5] * el;
+    const double ux = f[0] + f[2 * n] * te + f[4 * n] * el,
+                 uy = f[n] + f[3 * n] * te + f[5 * n] * el;
     d->tdx[k] = v3(ux, uy, 0.0);
     if (exact) { /* what only the last iteration's search needs */
         *mu = fabs(lam) > *mu ? fabs(lam) : *mu;
@@ -184,7 +194,7 @@ static inline __attribute__((always_inline)) void substitute_plane(struct direct
     }
     if (kind != TREE_NONE) {
         const uint32_t l = d->tblink[k];
-        const double s = f[8] + f[9] * te + f[10] * el;
+        const double s = f[8 * n] + f[9 * n] * te + f[10 * n] * el;
         d->dlam[l] = s;
         if (kind == TREE_PIN) { /* a child's link is its own point's parent link, summed there */
             const double lp2 = d->lambda[l] + s;

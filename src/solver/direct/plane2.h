@@ -3,13 +3,18 @@
  * breadth first, so neighbours in the order are mostly the same depth on its two halves,
  * independent. Each lane does eliminate_plane()'s operations in its order, and the measures
  * are summed point by point as there: the same bits, about half the arithmetic
- * instructions. Static inline, included only by solver/direct/tree.c. */
+ * instructions. Lane 0 is point k - 1, lane 1 point k: their records (plane.h, by field) are
+ * adjacent, read and written a pair at a time, and so are their children's when those are
+ * neighbours too. Static inline, included only by solver/direct/tree.c. */
 #ifndef CATENA_DIRECT_PLANE2_H
 #define CATENA_DIRECT_PLANE2_H
+
+#include <string.h>
 
 #include "solver/direct/plane.h"
 
 typedef double v2d __attribute__((vector_size(16)));
+typedef long long v2di __attribute__((vector_size(16)));
 
 /* Whether points k and k - 1 (k > k0) can be eliminated together. */
 static inline int plane2_pairs(const struct direct *d, size_t k)
@@ -19,62 +24,97 @@ static inline int plane2_pairs(const struct direct *d, size_t k)
 }
 
 #define V2(e0, e1) ((v2d){(e0), (e1)})
-#define ST(a, b, j, v)                                                                             \
-    do {                                                                                           \
-        const v2d v_ = (v);                                                                        \
-        (a)[j] = v_[0];                                                                            \
-        (b)[j] = v_[1];                                                                            \
-    } while (0)
 
-/* The position's part of the measures and the parent link's geometry of point k. */
-static inline __attribute__((always_inline)) void
-plane2_link(const struct direct *d, const struct model *m, const vec3 *x, size_t k, double ih2,
-            struct direct_measure *r, struct link_geo *pl)
+/* The pair at a of a field stored by point (plane.h), and stored back. */
+static inline v2d load2(const double *a)
 {
-    const uint32_t p = d->order[k], lp = (uint32_t)d->tplink[k];
+    v2d v;
+    memcpy(&v, a, sizeof v);
+    return v;
+}
+
+static inline void store2(double *a, v2d v)
+{
+    memcpy(a, &v, sizeof v);
+}
+
+/* The position's part of the measures of the point at p. */
+KERNEL void plane2_scale(const vec3 *x, uint32_t p, struct direct_measure *r)
+{
     const double ax = fabs(x[p].x), ay = fabs(x[p].y);
     r->scale = ax > r->scale ? ax : r->scale;
     r->scale = ay > r->scale ? ay : r->scale;
-    link_plane(d, m, lp, p, x[p], x[d->order[d->tparent[k]]], d->lambda[lp], ih2, pl);
 }
+
+/* The parent links' geometry of points k - 1 and k: link_plane()'s operations lane by lane,
+ * the reciprocals of the lengths in one division of pairs (a link of zero length: link_plane()
+ * itself, for its fallback direction). */
+KERNEL void plane2_links(const struct direct *d, const struct model *m, const vec3 *x, size_t k,
+                         double ih2, v2d *nx, v2d *ny, v2d *geo, v2d *c, v2d *lam)
+{
+    const uint32_t pa = d->order[k - 1], pb = d->order[k];
+    const uint32_t qa = d->order[d->tparent[k - 1]], qb = d->order[d->tparent[k]];
+    const uint32_t la = (uint32_t)d->tplink[k - 1], lb = (uint32_t)d->tplink[k];
+    const v2d vx = V2(x[pa].x, x[pb].x) - V2(x[qa].x, x[qb].x);
+    const v2d vy = V2(x[pa].y, x[pb].y) - V2(x[qa].y, x[qb].y);
+    const v2d l2 = vx * vx + vy * vy, len = V2(sqrt(l2[0]), sqrt(l2[1]));
+    *lam = V2(d->lambda[la], d->lambda[lb]);
+    *c = len - V2(m->links[la].rest, m->links[lb].rest) +
+         V2(d->alpha[la] * ih2, d->alpha[lb] * ih2) * *lam;
+    if (len[0] > 0.0 && len[1] > 0.0) {
+        const v2d il = 1.0 / len, g = -*lam * il;
+        *nx = vx * il;
+        *ny = vy * il;
+        *geo = (v2d)((v2di)g & (v2di)(*lam < 0.0)); /* -lam / len in tension, else +0 */
+        return;
+    }
+    struct link_geo ga, gb;
+    link_plane(d, m, la, pa, x[pa], x[qa], (*lam)[0], ih2, &ga);
+    link_plane(d, m, lb, pb, x[pb], x[qb], (*lam)[1], ih2, &gb);
+    *nx = V2(ga.j[0], gb.j[0]);
+    *ny = V2(ga.j[1], gb.j[1]);
+    *geo = V2(ga.geo, gb.geo);
+}
+
+/* Field j of the records at ca (lane 0) and cb (lane 1) of a by-field array a. */
+#define FIELD2(a, j) (adjacent ? load2((a) + (j)*n + ca) : V2((a)[(j)*n + ca], (a)[(j)*n + cb]))
 
 KERNEL void eliminate_plane2(struct direct *d, const struct model *m, const vec3 *x, size_t k,
                              double ih2, struct direct_measure *r, const int exact)
 {
-    const size_t k1 = k - 1;
-    const uint32_t pa = d->order[k], pb = d->order[k1];
-    const double *ua = d->tkacc + PLANE_UP * (size_t)d->tchild_first[k];
-    const double *ub = d->tkacc + PLANE_UP * (size_t)d->tchild_first[k1];
-    const double *ra = d->trow + 4 * (size_t)d->tchild_first[k];
-    const double *rb = d->trow + 4 * (size_t)d->tchild_first[k1];
-    struct link_geo la, lb;
-    plane2_link(d, m, x, k, ih2, r, &la);
-    plane2_link(d, m, x, k1, ih2, r, &lb);
-    const v2d mass = V2(d->tmass[k], d->tmass[k1]), im = V2(m->inv_mass[pa], m->inv_mass[pb]);
-    const v2d ex = V2(x[pa].x - d->xpred[pa].x, x[pb].x - d->xpred[pb].x);
-    const v2d ey = V2(x[pa].y - d->xpred[pa].y, x[pb].y - d->xpred[pb].y);
-    v2d k00 = mass + V2(ua[0], ub[0]), k01 = V2(ua[1], ub[1]), k11 = mass + V2(ua[2], ub[2]);
-    v2d rx = V2(ua[3], ub[3]), ry = V2(ua[4], ub[4]), gx = mass * ex, gy = mass * ey;
-    gx += V2(ua[5], ub[5]);
-    gy += V2(ua[6], ub[6]);
-    const v2d jx = V2(ra[0], rb[0]), jy = V2(ra[1], rb[1]), rr = V2(ra[2], rb[2]);
-    const v2d ar = V2(ra[3], rb[3]);
-    const v2d nx = V2(la.j[0], lb.j[0]), ny = V2(la.j[1], lb.j[1]), tx = -ny, ty = nx;
-    const v2d geo = V2(la.geo, lb.geo), c = V2(la.c, lb.c), lam = V2(la.lam, lb.lam);
+    const size_t n = plane_stride(d), k0 = k - 1;
+    const uint32_t pa = d->order[k0], pb = d->order[k];
+    const size_t ca = d->tchild_first[k0], cb = d->tchild_first[k];
+    const int adjacent = cb == ca + 1;
+    plane2_scale(x, pb, r);
+    plane2_scale(x, pa, r);
+    v2d nx, ny, geo, c, lam;
+    plane2_links(d, m, x, k, ih2, &nx, &ny, &geo, &c, &lam);
+    const v2d mass = load2(d->tmass + k0), im = V2(m->inv_mass[pa], m->inv_mass[pb]);
+    const v2d ex = V2(x[pa].x, x[pb].x) - V2(d->xpred[pa].x, d->xpred[pb].x);
+    const v2d ey = V2(x[pa].y, x[pb].y) - V2(d->xpred[pa].y, d->xpred[pb].y);
+    v2d k00 = mass + FIELD2(d->tkacc, 0), k01 = FIELD2(d->tkacc, 1);
+    v2d k11 = mass + FIELD2(d->tkacc, 2), rx = FIELD2(d->tkacc, 3), ry = FIELD2(d->tkacc, 4);
+    v2d gx = mass * ex, gy = mass * ey;
+    gx += FIELD2(d->tkacc, 5);
+    gy += FIELD2(d->tkacc, 6);
+    const v2d jx = FIELD2(d->trow, 0), jy = FIELD2(d->trow, 1), rr = FIELD2(d->trow, 2);
+    const v2d ar = FIELD2(d->trow, 3);
+    const v2d tx = -ny, ty = nx;
     gx -= nx * lam;
     gy -= ny * lam;
     k00 += geo * tx * tx;
     k01 += geo * tx * ty;
     k11 += geo * ty * ty;
     const v2d kkt = c * c + (gx * gx + gy * gy) * (im * im);
-    r->kkt += kkt[0];
     r->kkt += kkt[1];
+    r->kkt += kkt[0];
     if (exact) {
         const v2d f = 0.5 * mass * (ex * ex + ey * ey);
-        r->c1 += fabs(c[0]);
-        r->f += f[0];
         r->c1 += fabs(c[1]);
         r->f += f[1];
+        r->c1 += fabs(c[0]);
+        r->f += f[0];
     }
     rx -= gx;
     ry -= gy;
@@ -84,40 +124,85 @@ KERNEL void eliminate_plane2(struct direct *d, const struct model *m, const vec3
     const v2d inv = 1.0 / (det * qs), iq = det * inv, wsx = ax_ * iq, wsy = ay_ * iq;
     const v2d p00 = (qs * k11 - ax_ * ax_) * inv, p01 = (-qs * k01 - ax_ * ay_) * inv,
               p11 = (qs * k00 - ay_ * ay_) * inv;
-    double *fa = d->tfac + d->tfac_first[k], *fb = d->tfac + d->tfac_first[k1];
-    ST(fa, fb, 8, -(rr * det * iq + wsx * rx + wsy * ry));
-    ST(fa, fb, 9, -geo * (wsx * tx + wsy * ty));
-    ST(fa, fb, 10, -(wsx * nx + wsy * ny));
+    double *f = d->tplane + k0;
+    store2(f + 8 * n, -(rr * det * iq + wsx * rx + wsy * ry));
+    store2(f + 9 * n, -geo * (wsx * tx + wsy * ty));
+    store2(f + 10 * n, -(wsx * nx + wsy * ny));
     const v2d ux = p00 * rx + p01 * ry - wsx * rr, uy = p01 * rx + p11 * ry - wsy * rr;
     const v2d knx = p00 * nx + p01 * ny, kny = p01 * nx + p11 * ny;
     const v2d ktx = p00 * tx + p01 * ty, kty = p01 * tx + p11 * ty;
-    ST(fa, fb, 0, ux);
-    ST(fa, fb, 1, uy);
-    ST(fa, fb, 2, geo * ktx);
-    ST(fa, fb, 3, geo * kty);
-    ST(fa, fb, 4, knx);
-    ST(fa, fb, 5, kny);
-    ST(fa, fb, 6, tx);
-    ST(fa, fb, 7, ty);
+    store2(f, ux);
+    store2(f + n, uy);
+    store2(f + 2 * n, geo * ktx);
+    store2(f + 3 * n, geo * kty);
+    store2(f + 4 * n, knx);
+    store2(f + 5 * n, kny);
+    store2(f + 6 * n, tx);
+    store2(f + 7 * n, ty);
     const v2d tkt = tx * ktx + ty * kty, tkn = tx * knx + ty * kny, tu = tx * ux + ty * uy;
     const v2d tau = geo - geo * geo * tkt;
-    double *upa = d->tkacc + PLANE_UP * k, *upb = d->tkacc + PLANE_UP * k1;
-    ST(upa, upb, 0, tau * tx * tx);
-    ST(upa, upb, 1, tau * tx * ty);
-    ST(upa, upb, 2, tau * ty * ty);
-    ST(upa, upb, 3, geo * tu * tx);
-    ST(upa, upb, 4, geo * tu * ty);
-    ST(upa, upb, 5, nx * lam);
-    ST(upa, upb, 6, ny * lam);
-    double *rowa = d->trow + 4 * k, *rowb = d->trow + 4 * k1;
-    const uint32_t lpa = (uint32_t)d->tplink[k], lpb = (uint32_t)d->tplink[k1];
-    ST(rowa, rowb, 0, -nx + geo * tkn * tx);
-    ST(rowa, rowb, 1, -ny + geo * tkn * ty);
-    ST(rowa, rowb, 2, c + nx * ux + ny * uy);
-    ST(rowa, rowb, 3, V2(d->alpha[lpa] * ih2, d->alpha[lpb] * ih2) + nx * knx + ny * kny);
+    double *up = d->tkacc + k0, *row = d->trow + k0;
+    store2(up, tau * tx * tx);
+    store2(up + n, tau * tx * ty);
+    store2(up + 2 * n, tau * ty * ty);
+    store2(up + 3 * n, geo * tu * tx);
+    store2(up + 4 * n, geo * tu * ty);
+    store2(up + 5 * n, nx * lam);
+    store2(up + 6 * n, ny * lam);
+    const uint32_t lpa = (uint32_t)d->tplink[k0], lpb = (uint32_t)d->tplink[k];
+    store2(row, -nx + geo * tkn * tx);
+    store2(row + n, -ny + geo * tkn * ty);
+    store2(row + 2 * n, c + nx * ux + ny * uy);
+    store2(row + 3 * n, V2(d->alpha[lpa] * ih2, d->alpha[lpb] * ih2) + nx * knx + ny * kny);
 }
 
+/* Whether points k and k + 1 can be substituted together (substitute_plane2). */
+static inline int plane2_pairs_up(const struct direct *d, size_t k)
+{
+    return d->tkind[k] == TREE_CHILD && d->tkind[k + 1] == TREE_CHILD &&
+           d->tparent[k + 1] != (int32_t)k;
+}
+
+/* substitute_plane() for points k (lane 0) and k + 1 (lane 1), both TREE_CHILD and neither
+ * the other's parent, lane by lane; the slope summed point by point as there. */
+KERNEL void substitute_plane2(struct direct *d, vec3 *x, size_t k, int move, double *slope,
+                              double *mu, const int exact)
+{
+    const size_t n = plane_stride(d), qa = (size_t)d->tparent[k], qb = (size_t)d->tparent[k + 1];
+    const uint32_t pa = d->order[k], pb = d->order[k + 1];
+    const uint32_t la = (uint32_t)d->tplink[k], lb = (uint32_t)d->tplink[k + 1];
+    const double *f = d->tplane + k;
+    const v2d el = V2(d->dlam[la], d->dlam[lb]);
+    const v2d te = load2(f + 6 * n) * V2(d->tdx[qa].x, d->tdx[qb].x) +
+                   load2(f + 7 * n) * V2(d->tdx[qa].y, d->tdx[qb].y);
+    const v2d lam = V2(d->lambda[la], d->lambda[lb]) + el;
+    d->lambda[la] = lam[0];
+    d->lambda[lb] = lam[1];
+    const v2d ux = load2(f) + load2(f + 2 * n) * te + load2(f + 4 * n) * el;
+    const v2d uy = load2(f + n) + load2(f + 3 * n) * te + load2(f + 5 * n) * el;
+    d->tdx[k] = v3(ux[0], uy[0], 0.0);
+    d->tdx[k + 1] = v3(ux[1], uy[1], 0.0);
+    if (exact) {
+        const v2d ex = V2(x[pa].x, x[pb].x) - V2(d->xpred[pa].x, d->xpred[pb].x);
+        const v2d ey = V2(x[pa].y, x[pb].y) - V2(d->xpred[pa].y, d->xpred[pb].y);
+        const v2d sl = load2(d->tmass + k) * (ex * ux + ey * uy);
+        *mu = fabs(lam[0]) > *mu ? fabs(lam[0]) : *mu;
+        *mu = fabs(lam[1]) > *mu ? fabs(lam[1]) : *mu;
+        *slope += sl[0];
+        *slope += sl[1];
+    }
+    if (move) {
+        x[pa].x += ux[0];
+        x[pa].y += uy[0];
+        x[pb].x += ux[1];
+        x[pb].y += uy[1];
+    }
+    const v2d s = load2(f + 8 * n) + load2(f + 9 * n) * te + load2(f + 10 * n) * el;
+    d->dlam[d->tblink[k]] = s[0];
+    d->dlam[d->tblink[k + 1]] = s[1];
+}
+
+#undef FIELD2
 #undef V2
-#undef ST
 
 #endif
