@@ -92,7 +92,7 @@ static struct direct *create(const struct model *m, int symbolic)
     d->tnchild = alloc_array(np, sizeof *d->tnchild);
     d->tkind = alloc_array(np, sizeof *d->tkind);
     d->tblink = alloc_array(np, sizeof *d->tblink);
-    d->trow = alloc_array(4 * np, sizeof *d->trow);
+    d->trow = alloc_array(4 * (np + 2), sizeof *d->trow);
     d->trr = alloc_array(np, sizeof *d->trr);
     d->tmass = alloc_array(np, sizeof *d->tmass);
     d->tcomp_first = alloc_array(np + 1, sizeof *d->tcomp_first);
@@ -100,12 +100,12 @@ static struct direct *create(const struct model *m, int symbolic)
     d->tcomp_floor = alloc_array(np + 1, sizeof *d->tcomp_floor);
     d->tcomp_kkt0 = alloc_array(np + 1, sizeof *d->tcomp_kkt0);
     d->tcomp_pending = calloc(np + 1, sizeof *d->tcomp_pending);
-    d->tkacc = calloc(9 * np + 1, sizeof *d->tkacc);
+    d->tkacc = calloc(9 * (np + 2), sizeof *d->tkacc);
     d->tracc = calloc(3 * np + 1, sizeof *d->tracc);
     d->tgacc = calloc(3 * np + 1, sizeof *d->tgacc);
     d->tgtrial = calloc(3 * np + 1, sizeof *d->tgtrial);
     d->tfac_first = alloc_array(np + 1, sizeof *d->tfac_first);
-    d->tplane = alloc_array(11 * np, sizeof *d->tplane);
+    d->tplane = alloc_array(11 * (np + 2), sizeof *d->tplane);
     d->tdx = alloc_array(np, sizeof *d->tdx);
     d->kacc = alloc_array(9 * np, sizeof *d->kacc);
     d->racc = alloc_array(3 * np, sizeof *d->racc);

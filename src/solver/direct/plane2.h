@@ -76,16 +76,36 @@ KERNEL void plane2_links(const struct direct *d, const struct model *m, const ve
     *geo = V2(ga.geo, gb.geo);
 }
 
-/* Field j of the records at ca (lane 0) and cb (lane 1) of a by-field array a. */
-#define FIELD2(a, j) (adjacent ? load2((a) + (j)*n + ca) : V2((a)[(j)*n + ca], (a)[(j)*n + cb]))
+/* Field j of records a (lane 0) and b (lane 1): one access when they share a block. */
+#define LD(a, b, j) (aligned ? load2((a) + 2 * (j)) : V2((a)[2 * (j)], (b)[2 * (j)]))
+#define ST(a, b, j, v)                                                                             \
+    do {                                                                                           \
+        const v2d v_ = (v);                                                                        \
+        if (aligned)                                                                               \
+            store2((a) + 2 * (j), v_);                                                             \
+        else {                                                                                     \
+            (a)[2 * (j)] = v_[0];                                                                  \
+            (b)[2 * (j)] = v_[1];                                                                  \
+        }                                                                                          \
+    } while (0)
+
+/* Whether the pair (k - 1, k) and its children's records share blocks (plane.h). */
+static inline int plane2_aligned(const struct direct *d, size_t k)
+{
+    const size_t ca = d->tchild_first[k - 1];
+    return k % 2 == 0 && ca % 2 == 1 && d->tchild_first[k] == ca + 1;
+}
 
 KERNEL void eliminate_plane2(struct direct *d, const struct model *m, const vec3 *x, size_t k,
-                             double ih2, struct direct_measure *r, const int exact)
+                             double ih2, struct direct_measure *r, const int exact,
+                             const int aligned)
 {
-    const size_t n = plane_stride(d), k0 = k - 1;
+    const size_t k0 = k - 1;
     const uint32_t pa = d->order[k0], pb = d->order[k];
-    const size_t ca = d->tchild_first[k0], cb = d->tchild_first[k];
-    const int adjacent = cb == ca + 1;
+    const double *ua = plane_rec(d->tkacc, PLANE_UP, d->tchild_first[k0]);
+    const double *ub = plane_rec(d->tkacc, PLANE_UP, d->tchild_first[k]);
+    const double *ra = plane_rec(d->trow, PLANE_ROW, d->tchild_first[k0]);
+    const double *rb = plane_rec(d->trow, PLANE_ROW, d->tchild_first[k]);
     plane2_scale(x, pb, r);
     plane2_scale(x, pa, r);
     v2d nx, ny, geo, c, lam;
@@ -93,13 +113,11 @@ KERNEL void eliminate_plane2(struct direct *d, const struct model *m, const vec3
     const v2d mass = load2(d->tmass + k0), im = V2(m->inv_mass[pa], m->inv_mass[pb]);
     const v2d ex = V2(x[pa].x, x[pb].x) - V2(d->xpred[pa].x, d->xpred[pb].x);
     const v2d ey = V2(x[pa].y, x[pb].y) - V2(d->xpred[pa].y, d->xpred[pb].y);
-    v2d k00 = mass + FIELD2(d->tkacc, 0), k01 = FIELD2(d->tkacc, 1);
-    v2d k11 = mass + FIELD2(d->tkacc, 2), rx = FIELD2(d->tkacc, 3), ry = FIELD2(d->tkacc, 4);
-    v2d gx = mass * ex, gy = mass * ey;
-    gx += FIELD2(d->tkacc, 5);
-    gy += FIELD2(d->tkacc, 6);
-    const v2d jx = FIELD2(d->trow, 0), jy = FIELD2(d->trow, 1), rr = FIELD2(d->trow, 2);
-    const v2d ar = FIELD2(d->trow, 3);
+    v2d k00 = mass + LD(ua, ub, 0), k01 = LD(ua, ub, 1), k11 = mass + LD(ua, ub, 2);
+    v2d rx = LD(ua, ub, 3), ry = LD(ua, ub, 4), gx = mass * ex, gy = mass * ey;
+    gx += LD(ua, ub, 5);
+    gy += LD(ua, ub, 6);
+    const v2d jx = LD(ra, rb, 0), jy = LD(ra, rb, 1), rr = LD(ra, rb, 2), ar = LD(ra, rb, 3);
     const v2d tx = -ny, ty = nx;
     gx -= nx * lam;
     gy -= ny * lam;
@@ -124,36 +142,37 @@ KERNEL void eliminate_plane2(struct direct *d, const struct model *m, const vec3
     const v2d inv = 1.0 / (det * qs), iq = det * inv, wsx = ax_ * iq, wsy = ay_ * iq;
     const v2d p00 = (qs * k11 - ax_ * ax_) * inv, p01 = (-qs * k01 - ax_ * ay_) * inv,
               p11 = (qs * k00 - ay_ * ay_) * inv;
-    double *f = d->tplane + k0;
-    store2(f + 8 * n, -(rr * det * iq + wsx * rx + wsy * ry));
-    store2(f + 9 * n, -geo * (wsx * tx + wsy * ty));
-    store2(f + 10 * n, -(wsx * nx + wsy * ny));
+    double *fa = plane_rec(d->tplane, PLANE_FAC, k0), *fb = plane_rec(d->tplane, PLANE_FAC, k);
+    ST(fa, fb, 8, -(rr * det * iq + wsx * rx + wsy * ry));
+    ST(fa, fb, 9, -geo * (wsx * tx + wsy * ty));
+    ST(fa, fb, 10, -(wsx * nx + wsy * ny));
     const v2d ux = p00 * rx + p01 * ry - wsx * rr, uy = p01 * rx + p11 * ry - wsy * rr;
     const v2d knx = p00 * nx + p01 * ny, kny = p01 * nx + p11 * ny;
     const v2d ktx = p00 * tx + p01 * ty, kty = p01 * tx + p11 * ty;
-    store2(f, ux);
-    store2(f + n, uy);
-    store2(f + 2 * n, geo * ktx);
-    store2(f + 3 * n, geo * kty);
-    store2(f + 4 * n, knx);
-    store2(f + 5 * n, kny);
-    store2(f + 6 * n, tx);
-    store2(f + 7 * n, ty);
+    ST(fa, fb, 0, ux);
+    ST(fa, fb, 1, uy);
+    ST(fa, fb, 2, geo * ktx);
+    ST(fa, fb, 3, geo * kty);
+    ST(fa, fb, 4, knx);
+    ST(fa, fb, 5, kny);
+    ST(fa, fb, 6, tx);
+    ST(fa, fb, 7, ty);
     const v2d tkt = tx * ktx + ty * kty, tkn = tx * knx + ty * kny, tu = tx * ux + ty * uy;
     const v2d tau = geo - geo * geo * tkt;
-    double *up = d->tkacc + k0, *row = d->trow + k0;
-    store2(up, tau * tx * tx);
-    store2(up + n, tau * tx * ty);
-    store2(up + 2 * n, tau * ty * ty);
-    store2(up + 3 * n, geo * tu * tx);
-    store2(up + 4 * n, geo * tu * ty);
-    store2(up + 5 * n, nx * lam);
-    store2(up + 6 * n, ny * lam);
+    double *upa = plane_rec(d->tkacc, PLANE_UP, k0), *upb = plane_rec(d->tkacc, PLANE_UP, k);
+    ST(upa, upb, 0, tau * tx * tx);
+    ST(upa, upb, 1, tau * tx * ty);
+    ST(upa, upb, 2, tau * ty * ty);
+    ST(upa, upb, 3, geo * tu * tx);
+    ST(upa, upb, 4, geo * tu * ty);
+    ST(upa, upb, 5, nx * lam);
+    ST(upa, upb, 6, ny * lam);
+    double *rowa = plane_rec(d->trow, PLANE_ROW, k0), *rowb = plane_rec(d->trow, PLANE_ROW, k);
     const uint32_t lpa = (uint32_t)d->tplink[k0], lpb = (uint32_t)d->tplink[k];
-    store2(row, -nx + geo * tkn * tx);
-    store2(row + n, -ny + geo * tkn * ty);
-    store2(row + 2 * n, c + nx * ux + ny * uy);
-    store2(row + 3 * n, V2(d->alpha[lpa] * ih2, d->alpha[lpb] * ih2) + nx * knx + ny * kny);
+    ST(rowa, rowb, 0, -nx + geo * tkn * tx);
+    ST(rowa, rowb, 1, -ny + geo * tkn * ty);
+    ST(rowa, rowb, 2, c + nx * ux + ny * uy);
+    ST(rowa, rowb, 3, V2(d->alpha[lpa] * ih2, d->alpha[lpb] * ih2) + nx * knx + ny * kny);
 }
 
 /* Whether points k and k + 1 can be substituted together (substitute_plane2). */
@@ -168,18 +187,20 @@ static inline int plane2_pairs_up(const struct direct *d, size_t k)
 KERNEL void substitute_plane2(struct direct *d, vec3 *x, size_t k, int move, double *slope,
                               double *mu, const int exact)
 {
-    const size_t n = plane_stride(d), qa = (size_t)d->tparent[k], qb = (size_t)d->tparent[k + 1];
+    const size_t qa = (size_t)d->tparent[k], qb = (size_t)d->tparent[k + 1];
     const uint32_t pa = d->order[k], pb = d->order[k + 1];
     const uint32_t la = (uint32_t)d->tplink[k], lb = (uint32_t)d->tplink[k + 1];
-    const double *f = d->tplane + k;
+    const int aligned = k % 2 == 1;
+    const double *fa = plane_rec(d->tplane, PLANE_FAC, k);
+    const double *fb = plane_rec(d->tplane, PLANE_FAC, k + 1);
     const v2d el = V2(d->dlam[la], d->dlam[lb]);
-    const v2d te = load2(f + 6 * n) * V2(d->tdx[qa].x, d->tdx[qb].x) +
-                   load2(f + 7 * n) * V2(d->tdx[qa].y, d->tdx[qb].y);
+    const v2d te = LD(fa, fb, 6) * V2(d->tdx[qa].x, d->tdx[qb].x) +
+                   LD(fa, fb, 7) * V2(d->tdx[qa].y, d->tdx[qb].y);
     const v2d lam = V2(d->lambda[la], d->lambda[lb]) + el;
     d->lambda[la] = lam[0];
     d->lambda[lb] = lam[1];
-    const v2d ux = load2(f) + load2(f + 2 * n) * te + load2(f + 4 * n) * el;
-    const v2d uy = load2(f + n) + load2(f + 3 * n) * te + load2(f + 5 * n) * el;
+    const v2d ux = LD(fa, fb, 0) + LD(fa, fb, 2) * te + LD(fa, fb, 4) * el;
+    const v2d uy = LD(fa, fb, 1) + LD(fa, fb, 3) * te + LD(fa, fb, 5) * el;
     d->tdx[k] = v3(ux[0], uy[0], 0.0);
     d->tdx[k + 1] = v3(ux[1], uy[1], 0.0);
     if (exact) {
@@ -197,12 +218,13 @@ KERNEL void substitute_plane2(struct direct *d, vec3 *x, size_t k, int move, dou
         x[pb].x += ux[1];
         x[pb].y += uy[1];
     }
-    const v2d s = load2(f + 8 * n) + load2(f + 9 * n) * te + load2(f + 10 * n) * el;
+    const v2d s = LD(fa, fb, 8) + LD(fa, fb, 9) * te + LD(fa, fb, 10) * el;
     d->dlam[d->tblink[k]] = s[0];
     d->dlam[d->tblink[k + 1]] = s[1];
 }
 
-#undef FIELD2
+#undef LD
+#undef ST
 #undef V2
 
 #endif

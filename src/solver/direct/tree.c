@@ -82,9 +82,9 @@ KERNEL void block_rows(struct direct *d, const struct model *m, const vec3 *x, s
         r->kkt += lg.c * lg.c;
         r->c1 += fabs(lg.c);
     }
-    const size_t rs = dim == 2 ? plane_stride(d) : 1; /* in the plane by field (plane.h) */
+    const size_t rs = dim == 2 ? 2 : 1; /* in the plane in blocks of two (plane.h) */
     for (uint32_t c = d->tchild_first[k]; c < d->tchild_first[k] + d->tnchild[k]; c++, b++) {
-        const double *row = d->trow + (dim == 2 ? c : 4 * (size_t)c);
+        const double *row = dim == 2 ? plane_rec(d->trow, PLANE_ROW, c) : d->trow + 4 * (size_t)c;
         for (int i = 0; i < dim; i++)
             bk->jr[3 * b + i] = row[(size_t)i * rs];
         bk->ar[b] = row[3 * rs];
@@ -245,8 +245,8 @@ static void eliminate(struct direct *d, const struct model *m, const vec3 *x, si
     double *kq = dim == 2 ? kup : d->tkacc + 9 * (size_t)q;
     double *rq = dim == 2 ? rup : d->tracc + 3 * (size_t)q;
     double *gq = dim == 2 ? gup : d->tgacc + 3 * (size_t)q, bu = 0.0;
-    const size_t rs = dim == 2 ? plane_stride(d) : 1; /* in the plane by field (plane.h) */
-    double *row = d->trow + (dim == 2 ? k : 4 * k);
+    const size_t rs = dim == 2 ? 2 : 1; /* in the plane in blocks of two (plane.h) */
+    double *row = dim == 2 ? plane_rec(d->trow, PLANE_ROW, k) : d->trow + 4 * k;
     for (int i = 0; i < dim; i++) {
         double cu = 0.0;
         for (int t = 0; t < dim; t++)
@@ -263,8 +263,9 @@ static void eliminate(struct direct *d, const struct model *m, const vec3 *x, si
     if (dim == 2) {
         row[2 * rs] = d->trr[k];
         const double upv[7] = {kup[0], kup[1], kup[4], rup[0], rup[1], gup[0], gup[1]};
-        for (size_t j = 0; j < 7; j++)
-            d->tkacc[j * rs + k] = upv[j];
+        double *out = plane_rec(d->tkacc, PLANE_UP, k);
+        for (size_t j = 0; j < PLANE_UP; j++)
+            out[2 * j] = upv[j];
     }
 }
 
@@ -470,14 +471,18 @@ struct direct_measure direct_tree_eliminate(struct direct *d, const struct model
     struct direct_measure r = {0, 0, 0, 0}, rg = {0, 0, 0, 0};
     if (d->dims == 2 && d->last)
         for (size_t k = k1; k-- > k0;)
-            if (k > k0 && plane2_pairs(d, k))
-                eliminate_plane2(d, m, x, k--, ih2, &r, 1);
+            if (k > k0 && plane2_pairs(d, k) && plane2_aligned(d, k))
+                eliminate_plane2(d, m, x, k--, ih2, &r, 1, 1);
+            else if (k > k0 && plane2_pairs(d, k))
+                eliminate_plane2(d, m, x, k--, ih2, &r, 1, 0);
             else
                 eliminate_point(d, m, x, k, ih2, scratch, &r, &rg, 2, 1);
     else if (d->dims == 2)
         for (size_t k = k1; k-- > k0;)
-            if (k > k0 && plane2_pairs(d, k))
-                eliminate_plane2(d, m, x, k--, ih2, &r, 0);
+            if (k > k0 && plane2_pairs(d, k) && plane2_aligned(d, k))
+                eliminate_plane2(d, m, x, k--, ih2, &r, 0, 1);
+            else if (k > k0 && plane2_pairs(d, k))
+                eliminate_plane2(d, m, x, k--, ih2, &r, 0, 0);
             else
                 eliminate_point(d, m, x, k, ih2, scratch, &r, &rg, 2, 0);
     else
