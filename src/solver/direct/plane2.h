@@ -13,17 +13,12 @@
 
 #include "solver/direct/plane.h"
 
-typedef double v2d __attribute__((vector_size(16)));
-typedef long long v2di __attribute__((vector_size(16)));
-
 /* Whether points k and k - 1 (k > k0) can be eliminated together. */
 static inline int plane2_pairs(const struct direct *d, size_t k)
 {
     return d->tkind[k] == TREE_CHILD && d->tkind[k - 1] == TREE_CHILD &&
            d->tparent[k] != (int32_t)(k - 1);
 }
-
-#define V2(e0, e1) ((v2d){(e0), (e1)})
 
 /* The pair at a of a field stored by point (plane.h), and stored back. */
 static inline v2d load2(const double *a)
@@ -38,42 +33,31 @@ static inline void store2(double *a, v2d v)
     memcpy(a, &v, sizeof v);
 }
 
-/* The position's part of the measures of the point at p. */
-KERNEL void plane2_scale(const vec3 *x, uint32_t p, struct direct_measure *r)
+/* The largest of a and b lane by lane, b where a is not larger (a NaN never wins). */
+static inline v2d max2(v2d a, v2d b)
 {
-    const double ax = fabs(x[p].x), ay = fabs(x[p].y);
-    r->scale = ax > r->scale ? ax : r->scale;
-    r->scale = ay > r->scale ? ay : r->scale;
+    const v2di gt = (v2di)(a > b);
+    return (v2d)((gt & (v2di)a) | (~gt & (v2di)b));
 }
 
-/* The parent links' geometry of points k - 1 and k: link_plane()'s operations lane by lane,
- * the reciprocals of the lengths in one division of pairs (a link of zero length: link_plane()
- * itself, for its fallback direction). */
-KERNEL void plane2_links(const struct direct *d, const struct model *m, const vec3 *x, size_t k,
-                         double ih2, v2d *nx, v2d *ny, v2d *geo, v2d *c, v2d *lam)
+/* The positions' part of the measures, for the points at (px, py): the largest |coordinate|,
+ * as eliminate_plane() takes it point by point (a largest element, in any order). */
+KERNEL void plane2_scale(v2d px, v2d py, struct direct_measure *r)
 {
-    const uint32_t pa = d->order[k - 1], pb = d->order[k];
+    const v2di abs = {INT64_MAX, INT64_MAX};
+    const v2d big = max2((v2d)((v2di)px & abs), (v2d)((v2di)py & abs));
+    r->scale = big[1] > r->scale ? big[1] : r->scale;
+    r->scale = big[0] > r->scale ? big[0] : r->scale;
+}
+
+/* The parent links' geometry of points k - 1 (lane 0) and k (lane 1). */
+KERNEL void plane2_links(const struct direct *d, const struct model *m, const vec3 *x, size_t k,
+                         v2d px, v2d py, double ih2, struct link_pair *lp)
+{
     const uint32_t qa = d->order[d->tparent[k - 1]], qb = d->order[d->tparent[k]];
     const uint32_t la = (uint32_t)d->tplink[k - 1], lb = (uint32_t)d->tplink[k];
-    const v2d vx = V2(x[pa].x, x[pb].x) - V2(x[qa].x, x[qb].x);
-    const v2d vy = V2(x[pa].y, x[pb].y) - V2(x[qa].y, x[qb].y);
-    const v2d l2 = vx * vx + vy * vy, len = V2(sqrt(l2[0]), sqrt(l2[1]));
-    *lam = V2(d->lambda[la], d->lambda[lb]);
-    *c = len - V2(m->links[la].rest, m->links[lb].rest) +
-         V2(d->alpha[la] * ih2, d->alpha[lb] * ih2) * *lam;
-    if (len[0] > 0.0 && len[1] > 0.0) {
-        const v2d il = 1.0 / len, g = -*lam * il;
-        *nx = vx * il;
-        *ny = vy * il;
-        *geo = (v2d)((v2di)g & (v2di)(*lam < 0.0)); /* -lam / len in tension, else +0 */
-        return;
-    }
-    struct link_geo ga, gb;
-    link_plane(d, m, la, pa, x[pa], x[qa], (*lam)[0], ih2, &ga);
-    link_plane(d, m, lb, pb, x[pb], x[qb], (*lam)[1], ih2, &gb);
-    *nx = V2(ga.j[0], gb.j[0]);
-    *ny = V2(ga.j[1], gb.j[1]);
-    *geo = V2(ga.geo, gb.geo);
+    link_plane2(d, m, la, lb, d->order[k - 1], d->order[k], px - V2(x[qa].x, x[qb].x),
+                py - V2(x[qa].y, x[qb].y), V2(d->lambda[la], d->lambda[lb]), ih2, lp);
 }
 
 /* Field j of records a (lane 0) and b (lane 1): one access when they share a block. */
@@ -106,13 +90,14 @@ KERNEL void eliminate_plane2(struct direct *d, const struct model *m, const vec3
     const double *ub = plane_rec(d->tkacc, PLANE_UP, d->tchild_first[k]);
     const double *ra = plane_rec(d->trow, PLANE_ROW, d->tchild_first[k0]);
     const double *rb = plane_rec(d->trow, PLANE_ROW, d->tchild_first[k]);
-    plane2_scale(x, pb, r);
-    plane2_scale(x, pa, r);
-    v2d nx, ny, geo, c, lam;
-    plane2_links(d, m, x, k, ih2, &nx, &ny, &geo, &c, &lam);
+    const v2d px = V2(x[pa].x, x[pb].x), py = V2(x[pa].y, x[pb].y);
+    plane2_scale(px, py, r);
+    struct link_pair lp;
+    plane2_links(d, m, x, k, px, py, ih2, &lp);
+    const v2d nx = lp.nx, ny = lp.ny, geo = lp.geo, c = lp.c, lam = lp.lam;
     const v2d mass = load2(d->tmass + k0), im = V2(m->inv_mass[pa], m->inv_mass[pb]);
-    const v2d ex = V2(x[pa].x, x[pb].x) - V2(d->xpred[pa].x, d->xpred[pb].x);
-    const v2d ey = V2(x[pa].y, x[pb].y) - V2(d->xpred[pa].y, d->xpred[pb].y);
+    const v2d ex = px - V2(d->xpred[pa].x, d->xpred[pb].x);
+    const v2d ey = py - V2(d->xpred[pa].y, d->xpred[pb].y);
     v2d k00 = mass + LD(ua, ub, 0), k01 = LD(ua, ub, 1), k11 = mass + LD(ua, ub, 2);
     v2d rx = LD(ua, ub, 3), ry = LD(ua, ub, 4), gx = mass * ex, gy = mass * ey;
     gx += LD(ua, ub, 5);
@@ -168,11 +153,10 @@ KERNEL void eliminate_plane2(struct direct *d, const struct model *m, const vec3
     ST(upa, upb, 5, nx * lam);
     ST(upa, upb, 6, ny * lam);
     double *rowa = plane_rec(d->trow, PLANE_ROW, k0), *rowb = plane_rec(d->trow, PLANE_ROW, k);
-    const uint32_t lpa = (uint32_t)d->tplink[k0], lpb = (uint32_t)d->tplink[k];
     ST(rowa, rowb, 0, -nx + geo * tkn * tx);
     ST(rowa, rowb, 1, -ny + geo * tkn * ty);
     ST(rowa, rowb, 2, c + nx * ux + ny * uy);
-    ST(rowa, rowb, 3, V2(d->alpha[lpa] * ih2, d->alpha[lpb] * ih2) + nx * knx + ny * kny);
+    ST(rowa, rowb, 3, lp.aih + nx * knx + ny * kny);
 }
 
 /* Whether points k and k + 1 can be substituted together (substitute_plane2). */
@@ -225,6 +209,5 @@ KERNEL void substitute_plane2(struct direct *d, vec3 *x, size_t k, int move, dou
 
 #undef LD
 #undef ST
-#undef V2
 
 #endif
