@@ -1,11 +1,11 @@
-/* eliminate_plane() for two chain points at once (TREE_CHILD, neither the other's parent),
- * their arithmetic in pairs of doubles: the tree is rooted at its centre and searched
- * breadth first, so neighbours in the order are mostly the same depth on its two halves,
- * independent. Each lane does eliminate_plane()'s operations in its order, and the measures
- * are summed point by point as there: the same bits, about half the arithmetic
- * instructions. Lane 0 is point k - 1, lane 1 point k: their records (plane.h, by field) are
- * adjacent, read and written a pair at a time, and so are their children's when those are
- * neighbours too. Static inline, included only by solver/direct/tree.c. */
+/* eliminate_plane() and substitute_plane() for two chain points at once (TREE_CHILD, neither
+ * the other's parent), their arithmetic in pairs of doubles: the tree is rooted at its
+ * centre and searched breadth first, so neighbours in the order are mostly the same depth on
+ * its two halves, independent. Each lane does the single kernel's operations in its order,
+ * and the measures are summed point by point as there: the same bits, about half the
+ * arithmetic instructions. Lane 0 is the lower index: when the two share a block of records
+ * (plane.h), and so do their children, each field is read and written for both at once.
+ * Static inline, included only by solver/direct/tree.c. */
 #ifndef CATENA_DIRECT_PLANE2_H
 #define CATENA_DIRECT_PLANE2_H
 
