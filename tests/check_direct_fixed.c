@@ -127,10 +127,8 @@ END_TEST
  * swinging down under gravity for 30 steps (its far corner moves 0.28 m), xpbd with compliance
  * 1e-5 m/N. The fixed matrix at 500 iterations a step lands within 1e-6 m of the Newton at 40
  * (measured 2e-14 m), both hold every link within 1e-3 (the compliance under tensions of a few
- * newtons: measured 2.9e-4), and the pin holds exactly. With rigid links the Newton is the one
- * that misses (0.24 m from the fixed matrix and from Gauss-Seidel at 3000 iterations, which
- * agree: its 1e-10 regularisation loses the truss's soft direction), so the links here are
- * compliant. */
+ * newtons: measured 2.9e-4), and the pin holds exactly. The same truss of rigid links is
+ * tests/check_direct.c's test_rigid_truss_plane. */
 START_TEST(test_fixed_2d_truss)
 {
     m = tu_model_of(tu_cloth(6, 0.5, 2));

@@ -117,6 +117,21 @@ START_TEST(test_one_iteration)
 }
 END_TEST
 
+/* A 70 kg figure of rigid links with a braced torso (14 links on its 7 points in the plane: 3
+ * redundant) falls onto the ground (pbd, 20 iterations, friction 1, restitution 0.5: nothing
+ * adds energy). Its energy never exceeds the start's (measured 0.94 J below at worst, as
+ * Gauss-Seidel's never does; the Newton's multipliers kept the torso's self-stress, up to
+ * 1e9 N s^2, and the figure reached 12 052 J from 1401 J), and its links stay within 5 %
+ * after each step's solve (measured 1.8 %; Gauss-Seidel leaves 5.6 % at the end of a step). */
+START_TEST(test_ragdoll_ground)
+{
+    const struct extremes x = run_global("ragdoll-ground", 0, 0);
+    ck_assert_msg(x.energy <= x.start + 1e-9, "energy %g J, started at %g J", x.energy, x.start);
+    ck_assert_msg(x.stretch < 5e-2, "stretch %g", x.stretch);
+    ck_assert_msg(x.depth < 1e-9, "%g m deep", x.depth);
+}
+END_TEST
+
 static Suite *scenes_suite(void)
 {
     Suite *su = suite_create("direct_scenes");
@@ -125,6 +140,7 @@ static Suite *scenes_suite(void)
     tcase_add_test(tc, test_rope_over_box);
     tcase_add_test(tc, test_grapple);
     tcase_add_test(tc, test_one_iteration);
+    tcase_add_test(tc, test_ragdoll_ground);
     return su;
 }
 

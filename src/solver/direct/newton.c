@@ -4,9 +4,9 @@
  * from the positions', and on the substep's last iteration only as far as
  * solver/direct/search.c's rule allows. Rigid links get a = 1e-10 (w_a + w_b) in this elimination
  * only, a penalty whose error the next iteration's residual corrects, so the fixed point is the
- * exact one. A factor is kept across iterations and steps while the iteration still contracts, as a
- * simplified Newton method: the fixed point depends only on the residuals, never on the
- * matrix. */
+ * exact one; their multipliers' step is cleared of self-stress (redundant links). A factor is kept
+ * across iterations and steps while the iteration still contracts, as a simplified Newton method:
+ * the fixed point depends only on the residuals, never on the matrix. */
 #define _POSIX_C_SOURCE 200809L /* core/stop.h: struct sigaction */
 #include "solver/direct/newton.h"
 
@@ -170,6 +170,53 @@ static struct direct_measure graph_measure(struct direct *d, const struct model 
     return r;
 }
 
+/* Rigid links in a loop can be redundant (a ragdoll's braced torso, a truss): J^T then has a
+ * null space, the self-stresses, and dl = -(c + J dx) / a takes c's part outside J's range
+ * over a ~ 1e-10, a self-stress that no residual drives back (up to 1e9 N s^2 on
+ * ragdoll-ground). J^T of it vanishes only where it was made: once the links turn it is a
+ * force of that size, the next iterations fight it, and the figure gained 172 % energy. So the
+ * rigid links' step is replaced by the one with the same forces and no self-stress,
+ * A^-1 J H^-1 J^T dl (H^-1 inverts J^T A^-1 J up to the masses, 1e-10 of it), one more solve;
+ * a converged step (dl = 0) stays 0, so the fixed point is the same. The points' step waits in
+ * dx meanwhile. */
+static void drop_self_stress(struct direct *d, const struct model *m, size_t c)
+{
+    int rigid = 0;
+    FOR_GRAPH_LINKS(d, m, c, l, { rigid |= d->alpha[l] == 0.0; })
+    if (!rigid)
+        return;
+    const int dim = d->dims;
+    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
+        const uint32_t p = d->gpoint[k];
+        d->dx[p] = v3(step_of(d, p, 0), step_of(d, p, 1), step_of(d, p, 2));
+        for (int i = 0; i < dim; i++)
+            d->rhs[d->uidx[p] + (uint32_t)i] = 0.0;
+    }
+    FOR_GRAPH_LINKS(d, m, c, l, {
+        for (int i = 0; i < dim && d->alpha[l] == 0.0; i++) {
+            const double f = v3_comp(d->nf[l], i) * d->dlam[l];
+            if (direct_in_system(d, lk_->b))
+                d->rhs[d->uidx[lk_->b] + (uint32_t)i] += f;
+            if (direct_in_system(d, lk_->a))
+                d->rhs[d->uidx[lk_->a] + (uint32_t)i] -= f;
+        }
+    })
+    direct_ldl_solve(d, c, d->rhs);
+    FOR_GRAPH_LINKS(d, m, c, l, {
+        if (d->alpha[l] != 0.0)
+            continue;
+        double jy = 0.0;
+        for (int i = 0; i < dim; i++)
+            jy += v3_comp(d->nf[l], i) * (step_of(d, lk_->b, i) - step_of(d, lk_->a, i));
+        d->dlam[l] = jy / d->laf[l];
+    })
+    for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
+        const uint32_t p = d->gpoint[k];
+        for (int i = 0; i < dim; i++)
+            d->rhs[d->uidx[p] + (uint32_t)i] = v3_comp(d->dx[p], i);
+    }
+}
+
 /* How far to take component c's step (solver/direct/search.c's rule). */
 static double graph_search(struct direct *d, const struct model *m, size_t c, const vec3 *x,
                            double ih2, const struct direct_merit *mt)
@@ -223,8 +270,9 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
         for (int i = 0; i < dim; i++)
             jdx += v3_comp(d->nf[l], i) * (step_of(d, lk_->b, i) - step_of(d, lk_->a, i));
         d->dlam[l] = -(d->lc[l] + jdx) / d->laf[l];
-        mu = fmax(mu, fabs(d->lambda[l] + d->dlam[l]));
     })
+    drop_self_stress(d, m, c);
+    FOR_GRAPH_LINKS(d, m, c, l, { mu = fmax(mu, fabs(d->lambda[l] + d->dlam[l])); })
     double alpha = 1.0;
     if (move && d->last) {
         const struct direct_measure r0 = graph_measure(d, m, c, x, 0.0, ih2);
