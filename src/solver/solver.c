@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 
 #include "solver/collide/collide.h"
 #include "solver/constraint.h"
@@ -130,6 +131,31 @@ static void relax(const struct constraint_ctx *cx0, const struct model *m, struc
     }
 }
 
+/* The collision pass inside a global iteration, and the contacts it shares with the solve of
+ * bodies with loops: before the pass, the normal displacement each contact row applied, which
+ * friction's bound adds to the pass's own pushes (a point the solve holds on the surface still
+ * carries its load); after it, every resting contact's tangent plane, a row of the next
+ * solves (solver/direct/direct.h). */
+static void collide_global(const struct model *m, struct state *s)
+{
+    struct direct *d = s->cache->direct;
+    const uint32_t *touched;
+    size_t n = collide_touched(s, &touched);
+    for (size_t k = 0; k < n; k++)
+        {
+        collide_contact_load(s, touched[k], direct_contact_load(d, m, touched[k]));
+        if (getenv("DBG") && direct_contact_load(d, m, touched[k]) > 1e-3) fprintf(stderr, "step %ld p %u load %g\n", s->step, touched[k], direct_contact_load(d, m, touched[k]));
+        }
+    collide_pass(m, s);
+    n = collide_touched(s, &touched);
+    for (size_t k = 0; k < n; k++) {
+        vec3 nrm;
+        double off;
+        if (collide_contact_plane(s, touched[k], &nrm, &off))
+            direct_contact(d, touched[k], nrm, off);
+    }
+}
+
 /* solver.global: each iteration is one global solve of the links the direct projection owns
  * (solver/direct/direct.h), then one Gauss-Seidel pass over everything else in the order above: the
  * links it leaves (tethers, soft links under verlet/pbd) in link order, welds, angles, areas,
@@ -148,7 +174,7 @@ static void relax_global(const struct constraint_ctx *cx, const struct model *m,
         distance_relax_list(cx, m, s, left, nleft);
         relax_families(cx, m, s, 1);
         if (collide_due(m, it))
-            collide_pass(m, s);
+            collide_global(m, s);
     }
     direct_multipliers(s->cache->direct, s->link_lambda);
 }

@@ -38,6 +38,9 @@ struct contact {
     double dn;     /* the normal displacement the contact has removed in this substep (its
                       normal impulse times h / m): what bounds friction, m */
     vec3 fric;     /* the friction offset the projections have applied this substep, m */
+    double off;    /* n . x where the latest push left the point: its tangent plane, m */
+    double load;   /* the normal displacement the global solve's contact row applied in this
+                      substep (collide_contact_load), m: friction's bound with dn */
 };
 
 /* Points tested together in the broad phase: a body's range, or a list (loose points). */
@@ -277,7 +280,7 @@ static void collide_point(const struct model *m, struct state *s, size_t k, size
     if (c->obstacle < 0) {
         w->touched[w->ntouched++] = (uint32_t)i;
         c->fric = v3(0, 0, 0);
-        c->dn = 0.0;
+        c->dn = c->load = 0.0;
     }
     if (c->obstacle != (long)k) {
         c->obstacle = (long)k;
@@ -294,6 +297,7 @@ static void collide_point(const struct model *m, struct state *s, size_t k, size
         c->dn += depth;
     }
     c->n = n;
+    c->off = v3_dot(n, x);
     s->x[i] = x;
 }
 
@@ -306,7 +310,7 @@ static void collide_point(const struct model *m, struct state *s, size_t k, size
 static vec3 friction_offset(const struct friction *f, const struct contact *c, vec3 d)
 {
     const vec3 dt = v3_sub(d, v3_scale(c->n, v3_dot(d, c->n)));
-    return v3_scale(friction_removed(f, dt, c->dn), -1.0);
+    return v3_scale(friction_removed(f, dt, c->dn + c->load), -1.0);
 }
 
 /* The contact as a constraint inside the iterations, so that the constraints projected
@@ -359,6 +363,28 @@ void collide_pass(const struct model *m, struct state *s)
     }
     for (size_t k = 0; k < w->ntouched; k++)
         contact_project(m, s, w->touched[k]);
+}
+
+size_t collide_touched(const struct state *s, const uint32_t **points)
+{
+    const struct collide_work *w = s->cache->collide;
+    *points = w ? w->touched : NULL;
+    return w ? w->ntouched : 0;
+}
+
+int collide_contact_plane(const struct state *s, uint32_t i, vec3 *n, double *off)
+{
+    const struct contact *c = &s->cache->collide->contacts[i];
+    if (c->obstacle < 0 || c->lift > 0.0)
+        return 0; /* a bounce leaves the surface: no resting contact to hold */
+    *n = c->n;
+    *off = c->off;
+    return 1;
+}
+
+void collide_contact_load(struct state *s, uint32_t i, double dn)
+{
+    s->cache->collide->contacts[i].load = dn;
 }
 
 /* Velocities only: the positions are the ones the iterations left. The tangential velocity

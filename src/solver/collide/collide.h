@@ -39,6 +39,19 @@ void collide_begin(const struct model *m, struct state *s);
  * or above the height its bounce reaches at the end of the substep. */
 void collide_pass(const struct model *m, struct state *s);
 
+/* The points that have touched an obstacle in this substep (*points, in the order they first
+ * did); valid until the next collide_pass or collide_begin. */
+size_t collide_touched(const struct state *s, const uint32_t **points);
+
+/* Touched point i's resting contact as the half-space n . x >= off (the tangent plane where
+ * the latest push left it, n towards the free side): 1, or 0 for a point that bounces off. */
+int collide_contact_plane(const struct state *s, uint32_t i, vec3 *n, double *off);
+
+/* The normal displacement (normal impulse times h / m, m) that a global solve's contact row
+ * applied to touched point i over this substep: friction's bound is it plus what the
+ * collision pass itself removed, so a point the solve holds on the surface keeps its load. */
+void collide_contact_load(struct state *s, uint32_t i, double dn);
+
 /* After the iterations: for each point that touched an obstacle, sets its velocity (and
  * previous position) and leaves its position: the tangential part is what friction left of
  * the displacement; along the normal, a bounce's velocity, or for a resting contact only

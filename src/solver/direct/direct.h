@@ -74,6 +74,16 @@ const uint32_t *direct_leftover(const struct direct *d, size_t *n);
 /* Copies the multipliers of the links it owns into lambda[nlinks] (N s^2, < 0 in tension). */
 void direct_multipliers(const struct direct *d, double *lambda);
 
+/* Contacts inside the solve of bodies with loops (solver/direct/newton.c): point p touches an
+ * obstacle whose tangent plane n . x >= off holds it (n towards the free side). The solve
+ * keeps it as an inequality row, active while its multiplier pushes, from now until a
+ * substep passes without it being handed over again. Points outside such bodies: ignored. */
+void direct_contact(struct direct *d, uint32_t p, vec3 n, double off);
+
+/* The normal displacement point p's contact row has applied in this substep (its multiplier
+ * times the inverse mass, m; 0 without one): what bounds its friction. */
+double direct_contact_load(const struct direct *d, const struct model *m, uint32_t p);
+
 /* The counters. */
 const struct direct_stats *direct_get_stats(const struct direct *d);
 
