@@ -11,7 +11,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <stdlib.h>
 
 #include "solver/collide/collide.h"
 #include "solver/constraint.h"
@@ -132,27 +131,25 @@ static void relax(const struct constraint_ctx *cx0, const struct model *m, struc
 }
 
 /* The collision pass inside a global iteration, and the contacts it shares with the solve of
- * bodies with loops: before the pass, the normal displacement each contact row applied, which
- * friction's bound adds to the pass's own pushes (a point the solve holds on the surface still
- * carries its load); after it, every resting contact's tangent plane, a row of the next
- * solves (solver/direct/direct.h). */
+ * bodies with loops (solver/direct/direct.h): before the pass, which contacts the solve holds
+ * (their friction is the solve's); after it, every resting contact's tangent plane and
+ * friction, rows of the next solves. */
 static void collide_global(const struct model *m, struct state *s)
 {
     struct direct *d = s->cache->direct;
     const uint32_t *touched;
     size_t n = collide_touched(s, &touched);
     for (size_t k = 0; k < n; k++)
-        {
-        collide_contact_load(s, touched[k], direct_contact_load(d, m, touched[k]));
-        if (getenv("DBG") && direct_contact_load(d, m, touched[k]) > 1e-3) fprintf(stderr, "step %ld p %u load %g\n", s->step, touched[k], direct_contact_load(d, m, touched[k]));
-        }
+        collide_contact_held(s, touched[k], direct_contact_held(d, touched[k]));
     collide_pass(m, s);
     n = collide_touched(s, &touched);
     for (size_t k = 0; k < n; k++) {
+        const uint32_t i = touched[k];
         vec3 nrm;
         double off;
-        if (collide_contact_plane(s, touched[k], &nrm, &off))
-            direct_contact(d, touched[k], nrm, off);
+        struct friction f;
+        if (collide_contact_plane(m, s, i, &nrm, &off, &f))
+            direct_contact(d, i, nrm, off, s->xprev[i], f);
     }
 }
 
@@ -257,8 +254,7 @@ int solver_check(const struct model *m, struct catena_error *err)
                      "solver.global: %s: one factorisation of its links would take %.2g "
                      "operations (about %.2g s) and %.0f MB, past solver.global_limit (%.2g); "
                      "solve it by Gauss-Seidel (solver.global: false) or raise the limit",
-                     body, e.flops, e.flops / FACTOR_RATE, e.entries * 12.0 / 1e6,
-                     m->global_limit);
+                     body, e.flops, e.flops / FACTOR_RATE, e.entries * 12.0 / 1e6, m->global_limit);
 }
 
 long solver_find_diverged(const struct state *s)

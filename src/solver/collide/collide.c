@@ -39,8 +39,7 @@ struct contact {
                       normal impulse times h / m): what bounds friction, m */
     vec3 fric;     /* the friction offset the projections have applied this substep, m */
     double off;    /* n . x where the latest push left the point: its tangent plane, m */
-    double load;   /* the normal displacement the global solve's contact row applied in this
-                      substep (collide_contact_load), m: friction's bound with dn */
+    int held;      /* 1 while a global solve holds it, friction included (collide_contact_held) */
 };
 
 /* Points tested together in the broad phase: a body's range, or a list (loose points). */
@@ -280,7 +279,8 @@ static void collide_point(const struct model *m, struct state *s, size_t k, size
     if (c->obstacle < 0) {
         w->touched[w->ntouched++] = (uint32_t)i;
         c->fric = v3(0, 0, 0);
-        c->dn = c->load = 0.0;
+        c->dn = 0.0;
+        c->held = 0;
     }
     if (c->obstacle != (long)k) {
         c->obstacle = (long)k;
@@ -310,7 +310,7 @@ static void collide_point(const struct model *m, struct state *s, size_t k, size
 static vec3 friction_offset(const struct friction *f, const struct contact *c, vec3 d)
 {
     const vec3 dt = v3_sub(d, v3_scale(c->n, v3_dot(d, c->n)));
-    return v3_scale(friction_removed(f, dt, c->dn + c->load), -1.0);
+    return v3_scale(friction_removed(f, dt, c->dn), -1.0);
 }
 
 /* The contact as a constraint inside the iterations, so that the constraints projected
@@ -330,7 +330,7 @@ static void contact_project(const struct model *m, struct state *s, uint32_t i)
             c->dn += c->lift - y;
         }
     }
-    if (o->friction.stat > 0.0) {
+    if (o->friction.stat > 0.0 && !c->held) {
         const vec3 fric = friction_offset(&o->friction, c, v3_sub(v3_sub(x, c->fric), s->xprev[i]));
         x = v3_add(x, v3_sub(fric, c->fric));
         c->fric = fric;
@@ -372,19 +372,21 @@ size_t collide_touched(const struct state *s, const uint32_t **points)
     return w ? w->ntouched : 0;
 }
 
-int collide_contact_plane(const struct state *s, uint32_t i, vec3 *n, double *off)
+int collide_contact_plane(const struct model *m, const struct state *s, uint32_t i, vec3 *n,
+                          double *off, struct friction *f)
 {
     const struct contact *c = &s->cache->collide->contacts[i];
     if (c->obstacle < 0 || c->lift > 0.0)
         return 0; /* a bounce leaves the surface: no resting contact to hold */
     *n = c->n;
     *off = c->off;
+    *f = m->obstacles[c->obstacle].friction;
     return 1;
 }
 
-void collide_contact_load(struct state *s, uint32_t i, double dn)
+void collide_contact_held(struct state *s, uint32_t i, int held)
 {
-    s->cache->collide->contacts[i].load = dn;
+    s->cache->collide->contacts[i].held = held;
 }
 
 /* Velocities only: the positions are the ones the iterations left. The tangential velocity

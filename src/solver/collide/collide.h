@@ -44,13 +44,15 @@ void collide_pass(const struct model *m, struct state *s);
 size_t collide_touched(const struct state *s, const uint32_t **points);
 
 /* Touched point i's resting contact as the half-space n . x >= off (the tangent plane where
- * the latest push left it, n towards the free side): 1, or 0 for a point that bounces off. */
-int collide_contact_plane(const struct state *s, uint32_t i, vec3 *n, double *off);
+ * the latest push left it, n towards the free side) and its obstacle's friction: 1, or 0 for
+ * a point that bounces off. */
+int collide_contact_plane(const struct model *m, const struct state *s, uint32_t i, vec3 *n,
+                          double *off, struct friction *f);
 
-/* The normal displacement (normal impulse times h / m, m) that a global solve's contact row
- * applied to touched point i over this substep: friction's bound is it plus what the
- * collision pass itself removed, so a point the solve holds on the surface keeps its load. */
-void collide_contact_load(struct state *s, uint32_t i, double dn);
+/* Whether a global solve now holds touched point i on its contact, friction included
+ * (solver/direct/direct.h): the pass then leaves its friction to the solve, and still pushes
+ * it out of whatever it has entered. */
+void collide_contact_held(struct state *s, uint32_t i, int held);
 
 /* After the iterations: for each point that touched an obstacle, sets its velocity (and
  * previous position) and leaves its position: the tangential part is what friction left of

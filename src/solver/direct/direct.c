@@ -414,7 +414,7 @@ void direct_begin(struct direct *d, const vec3 *x, const vec3 *xstart, int other
     if (others || d->ngpoint) /* only they read where the last iteration left the points */
         memcpy(d->xlast, x, d->npoints * sizeof *x);
     direct_newton_begin(d);
-    direct_contact_begin(d);
+    direct_contact_begin(d, xstart);
     for (size_t c = 0; c < d->ntcomp; c++) {
         d->tcomp_kkt[c] = INFINITY; /* a new prediction: nothing measured yet */
         d->tcomp_pending[c] = 0;

@@ -75,14 +75,17 @@ const uint32_t *direct_leftover(const struct direct *d, size_t *n);
 void direct_multipliers(const struct direct *d, double *lambda);
 
 /* Contacts inside the solve of bodies with loops (solver/direct/newton.c): point p touches an
- * obstacle whose tangent plane n . x >= off holds it (n towards the free side). The solve
- * keeps it as an inequality row, active while its multiplier pushes, from now until a
- * substep passes without it being handed over again. Points outside such bodies: ignored. */
-void direct_contact(struct direct *d, uint32_t p, vec3 n, double off);
+ * obstacle whose tangent plane n . x >= off holds it (n towards the free side), with Coulomb
+ * friction f relative to from, where the point started the substep. The solve keeps it as
+ * inequality rows, active while the normal force pushes: three rows that hold the point where
+ * it started (projected on the plane) while the tangential force stays within mu_s times the
+ * normal one, else one normal row and mu_k times its force against the slip. Handed over in
+ * each substep; one not handed over in a whole substep is dropped. Points outside such
+ * bodies: ignored. */
+void direct_contact(struct direct *d, uint32_t p, vec3 n, double off, vec3 from, struct friction f);
 
-/* The normal displacement point p's contact row has applied in this substep (its multiplier
- * times the inverse mass, m; 0 without one): what bounds its friction. */
-double direct_contact_load(const struct direct *d, const struct model *m, uint32_t p);
+/* Whether point p's contact is a row of the solve now: its friction is then the solve's. */
+int direct_contact_held(const struct direct *d, uint32_t p);
 
 /* The counters. */
 const struct direct_stats *direct_get_stats(const struct direct *d);

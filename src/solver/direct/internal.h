@@ -43,18 +43,21 @@ struct fixed_link {
     double wm;          /* w over the mean mass of its free ends */
 };
 
-/* A contact of a graph point with an obstacle, as solver/direct/newton.c's active-set row: the
- * half-space n . x >= off that the collision pass handed over (solver/direct/contact.c). */
+/* A contact of a graph point with an obstacle, as solver/direct/newton.c's active-set rows: the
+ * half-space n . x >= off that the collision pass handed over, with the obstacle's Coulomb
+ * friction (solver/direct/contact.c). */
 struct direct_contact {
-    vec3 n;              /* normal towards the free side */
-    double off;          /* the plane's offset, m */
-    double lam;          /* multiplier this substep, N s^2 (>= 0: it only pushes) */
-    double dlam;         /* the last step's part of it */
-    double c;            /* n . x - off at the iterate, m */
-    vec3 nf;             /* the normal the current factor was made with */
-    unsigned char age;   /* 0: none; 1: renewed in this substep; 2: last substep's, a candidate */
-    unsigned char row;   /* 1 while it is a row of the system (active) */
-    unsigned char frow;  /* 1 when it is a row of the current factor */
+    vec3 n;           /* normal towards the free side */
+    double off;       /* the plane's offset, m */
+    vec3 hold;        /* where a sticking contact holds the point: its substep start on the plane */
+    double stat, dyn; /* mu_s, mu_k */
+    vec3 lam;         /* the force it applies, N s^2 (normal part >= 0: it only pushes) */
+    vec3 dlam;        /* the last step's part of it */
+    vec3 slide;       /* sliding: the unit direction of the friction force */
+    vec3 nf;          /* the normal the current factor was made with */
+    unsigned char age;  /* 0: none; 1: renewed in this substep; 2: last substep's, a candidate */
+    unsigned char row;  /* 0: no row; 1: a normal row (sliding); 2: three rows (sticking) */
+    unsigned char frow; /* row when the current factor was made */
 };
 
 /* A component with loops between iterations. */

@@ -103,7 +103,7 @@ static double assemble(struct direct *d, const struct model *m, size_t c, const 
  * positions' part of the KKT system with the factor's matrix, whose multipliers' part the
  * step then takes from the same J_f (a factor kept over iterations is a simplified Newton
  * method of the whole KKT system, never a mix of two). */
-static void right_side(struct direct *d, const struct model *m, size_t c)
+static void right_side(struct direct *d, const struct model *m, size_t c, const vec3 *x)
 {
     const int dim = d->dims;
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
@@ -121,7 +121,7 @@ static void right_side(struct direct *d, const struct model *m, size_t c)
                 d->rhs[d->uidx[lk_->a] + (uint32_t)i] += f;
         }
     })
-    direct_contact_rhs(d, m, c);
+    direct_contact_rhs(d, m, x, c);
 }
 
 /* The measures of component c at x + alpha dx, l + alpha dl (racc is their g's scratch). */
@@ -134,19 +134,20 @@ static struct direct_measure graph_measure(struct direct *d, const struct model 
         const double mass = 1.0 / m->inv_mass[p];
         double *g = d->racc + 3 * (size_t)p;
         for (int i = 0; i < 3; i++) {
-            const double e = v3_comp(x[p], i) + alpha * direct_step_of(d, p, i) - v3_comp(d->xpred[p], i);
+            const double e =
+                v3_comp(x[p], i) + alpha * direct_step_of(d, p, i) - v3_comp(d->xpred[p], i);
             g[i] = mass * e;
             r.f += 0.5 * mass * e * e;
         }
     }
     FOR_GRAPH_LINKS(d, m, c, l, {
         vec3 xa = x[lk_->a], xb = x[lk_->b];
-        xa = v3_add(
-            xa, v3_scale(v3(direct_step_of(d, lk_->a, 0), direct_step_of(d, lk_->a, 1), direct_step_of(d, lk_->a, 2)),
-                         alpha));
-        xb = v3_add(
-            xb, v3_scale(v3(direct_step_of(d, lk_->b, 0), direct_step_of(d, lk_->b, 1), direct_step_of(d, lk_->b, 2)),
-                         alpha));
+        xa = v3_add(xa, v3_scale(v3(direct_step_of(d, lk_->a, 0), direct_step_of(d, lk_->a, 1),
+                                    direct_step_of(d, lk_->a, 2)),
+                                 alpha));
+        xb = v3_add(xb, v3_scale(v3(direct_step_of(d, lk_->b, 0), direct_step_of(d, lk_->b, 1),
+                                    direct_step_of(d, lk_->b, 2)),
+                                 alpha));
         const vec3 v = v3_sub(xb, xa);
         const double len = v3_len(v), lam = d->lambda[l] + alpha * d->dlam[l];
         const vec3 n = len > 0.0 ? v3_scale(v, 1.0 / len) : v3(1, 0, 0);
@@ -160,7 +161,7 @@ static struct direct_measure graph_measure(struct direct *d, const struct model 
                 d->racc[3 * (size_t)lk_->a + (size_t)i] += v3_comp(n, i) * lam;
         }
     })
-    direct_contact_measure(d, c, x, alpha, &r.kkt, &r.c1);
+    direct_contact_measure(d, m, c, x, alpha, &r.kkt, &r.c1);
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
         const uint32_t p = d->gpoint[k];
         const double *g = d->racc + 3 * (size_t)p, w = m->inv_mass[p];
@@ -211,7 +212,7 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
             return; /* a signal: the run stops after this step */
     }
     gc->last_residual = size;
-    right_side(d, m, c);
+    right_side(d, m, c, x);
     direct_ldl_solve(d, c, d->rhs);
     const int dim = d->dims;
     /* dl = -(c + J_f dx) / a_f, link by link, from the points' steps */
@@ -219,11 +220,12 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
     FOR_GRAPH_LINKS(d, m, c, l, {
         double jdx = 0.0;
         for (int i = 0; i < dim; i++)
-            jdx += v3_comp(d->nf[l], i) * (direct_step_of(d, lk_->b, i) - direct_step_of(d, lk_->a, i));
+            jdx += v3_comp(d->nf[l], i) *
+                   (direct_step_of(d, lk_->b, i) - direct_step_of(d, lk_->a, i));
         d->dlam[l] = -(d->lc[l] + jdx) / d->laf[l];
         mu = fmax(mu, fabs(d->lambda[l] + d->dlam[l]));
     })
-    direct_contact_step(d, m, c);
+    direct_contact_step(d, m, x, c);
     double alpha = 1.0;
     if (move && d->last) {
         const struct direct_measure r0 = graph_measure(d, m, c, x, 0.0, ih2);
@@ -242,8 +244,9 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
     }
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1] && move; k++) {
         const uint32_t p = d->gpoint[k];
-        x[p] =
-            v3_add(x[p], v3_scale(v3(direct_step_of(d, p, 0), direct_step_of(d, p, 1), direct_step_of(d, p, 2)), alpha));
+        x[p] = v3_add(x[p], v3_scale(v3(direct_step_of(d, p, 0), direct_step_of(d, p, 1),
+                                        direct_step_of(d, p, 2)),
+                                     alpha));
     }
     FOR_GRAPH_LINKS(d, m, c, l, { d->lambda[l] += alpha * d->dlam[l]; })
     direct_contact_update(d, c, alpha);
