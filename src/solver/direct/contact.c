@@ -107,8 +107,10 @@ static void choose_rows(struct direct_contact *ct, const struct model *m, uint32
     }
     if (ct->row == 0)
         ct->row = ct->stat > 0.0 ? 2 : 1; /* a new contact tries to stick */
-    if (ct->row == 1 && ct->stat > 0.0 && v3_dot(v3_sub(x, ct->hold), ct->slide) >= 0.0) {
-        ct->row = 2; /* no longer slipping against its friction: it sticks again */
+    const vec3 d = v3_sub(x, ct->hold);
+    if (ct->row == 1 && ct->stat > 0.0 &&
+        v3_len(v3_sub(d, v3_scale(ct->n, v3_dot(d, ct->n)))) <= ct->stat * ln * m->inv_mass[p]) {
+        ct->row = 2; /* a slip its friction can stop (collide/friction.h's rule): it sticks */
         ct->lam = v3_add(v3_scale(ct->n, ln), v3_scale(ct->slide, ct->dyn * ln));
     }
     const vec3 lt = v3_sub(ct->lam, v3_scale(ct->n, ln));
