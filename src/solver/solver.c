@@ -156,8 +156,9 @@ static void collide_global(const struct model *m, struct state *s)
 /* solver.global: each iteration is one global solve of the links the direct projection owns
  * (solver/direct/direct.h), then one Gauss-Seidel pass over everything else in the order above: the
  * links it leaves (tethers, soft links under verlet/pbd) in link order, welds, angles, areas,
- * shapes, collisions on their schedule. Its multipliers then stand in for the links' XPBD
- * ones (tension, break_force). */
+ * shapes, collisions on their schedule (whose contacts with bodies with loops become rows of
+ * the next solves). Its multipliers then stand in for the links' XPBD ones (tension,
+ * break_force). */
 static void relax_global(const struct constraint_ctx *cx, const struct model *m, struct state *s,
                          double h)
 {

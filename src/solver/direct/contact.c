@@ -1,14 +1,19 @@
 /* Contacts of points of bodies with loops as inequality rows of their Newton system
  * (solver/direct/newton.c), with Coulomb friction inside the same system: the collision pass
  * hands over each resting contact's tangent plane (solver/solver.c); the solve holds the
- * point on it while the normal force pushes (the primal-dual active set: a row is kept while
- * lam_n - C / a > 0, so a row that would pull is released and a penetrating point is always
- * held); a sticking contact holds the point where it started the substep, projected on the
- * plane (three rows), while its tangential force is within mu_s times its normal force, and
- * slides otherwise (one row, and mu_k times the normal force against the slip, lagged by an
- * iteration). Friction thus sees the normal force the solve applies, and the links see the
- * friction, so neither undoes the other. A plane handed over in one substep is the next
- * substep's first guess: the collision pass only renews it after the first iteration. */
+ * point on it while the normal force pushes (a primal-dual active set: a row is kept while
+ * lam_n w > C, the displacement its force makes above the gap, so a resting point's row
+ * survives round-off, one that would pull is released and a penetrating point is always
+ * held; the sharper lam_n > C / a left half the resting points of cloth-on-sphere switching
+ * between the solve and the collision pass, drifting 6 mm in 2 s); a sticking contact holds the
+ * point where it started the substep, projected on the plane (three rows), while its tangential
+ * force is within mu_s times its normal force, and slides otherwise (one row, and mu_k times the
+ * normal force against the slip, lagged by an iteration and never more than would reverse the slip:
+ * uncapped, that explicit force threw a cloth off a sphere at impact), sticking again once its slip
+ * is within mu_s lam_n w (collide/friction.h's rule). Friction thus sees the normal force the solve
+ * applies, and the links see the friction, so neither undoes the other. A plane handed over in one
+ * substep is the next substep's first guess: the collision pass only renews it after the first
+ * iteration. */
 #include "solver/direct/contact.h"
 
 #include <math.h>
@@ -100,7 +105,7 @@ static vec3 contact_force(const struct direct_contact *ct, vec3 lam, vec3 y, dou
 static void choose_rows(struct direct_contact *ct, const struct model *m, uint32_t p, vec3 x)
 {
     const double c = v3_dot(ct->n, x) - ct->off, ln = v3_dot(ct->n, ct->lam);
-    if (ln - c / contact_a(m, p) <= 0.0) {
+    if (ln * m->inv_mass[p] - c <= 0.0) {
         ct->row = 0;
         ct->lam = v3(0, 0, 0);
         return;

@@ -6,7 +6,7 @@
  * only, a penalty whose error the next iteration's residual corrects, so the fixed point is the
  * exact one. A factor is kept across iterations and steps while the iteration still contracts, as a
  * simplified Newton method: the fixed point depends only on the residuals, never on the
- * matrix. */
+ * matrix; and renewed whenever the contacts' rows (solver/direct/contact.c) change. */
 #define _POSIX_C_SOURCE 200809L /* core/stop.h: struct sigaction */
 #include "solver/direct/newton.h"
 
