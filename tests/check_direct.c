@@ -1,7 +1,8 @@
 /* Physics tests of the direct projection (solver.global; solver/direct/direct.c,
  * solver/direct/tree.c, solver/direct/graph.c): hanging chains of 1000 and 10 000 links settle on
  * the exact discrete equilibrium at dt = 1/120 and 1/60 with 10 iterations, compliant chains on the
- * extensible one, trees (ragdoll, hair) reach force balance, cloth holds its links, momentum is
+ * extensible one, trees (ragdoll, hair) reach force balance, a chain started with coincident
+ * neighbours stays finite and held, cloth holds its links, momentum is
  * conserved, pins hold, breaks re-analyse, and runs repeat bit for bit. Models built in code. */
 #include <check.h>
 #include <math.h>
@@ -513,6 +514,32 @@ START_TEST(test_four_iterations_v_start)
 }
 END_TEST
 
+/* A hanging chain in the plane with neighbours started on top of each other: their links have
+ * no direction, which the closed-form kernels that take two chain points at once
+ * (solver/direct/plane2.h, and the line search's trial) must handle as the one-point kernel
+ * does (an arbitrary direction), not divide by the zero length. Links 10 and 29 sit at the
+ * same depth on the two halves (both lanes of a pair), link 5 alone (one lane). The points
+ * stay finite, and with 10 iterations the links are held from the 10th step on (measured
+ * 2.4e-13 at worst; 8.1e-6 on the first two steps). */
+START_TEST(test_zero_length_links_plane)
+{
+    m = arc_chain(40, 1.5, 2.0, 1.0 / 120.0, 0.92);
+    m->x0[11] = m->x0[10];
+    m->x0[30] = m->x0[29];
+    m->x0[6] = m->x0[5];
+    s = state_create(m);
+    ck_assert_ptr_nonnull(s);
+    for (int k = 0; k < 240; k++) {
+        solver_step(m, s);
+        const double e = tu_max_strain(m, s);
+        for (size_t i = 0; i < m->npoints; i++) /* a NaN would read as no strain at all */
+            ck_assert_msg(isfinite(s->x[i].x) && isfinite(s->x[i].y), "step %d: point %zu", k, i);
+        if (k >= 10)
+            ck_assert_msg(e < 1e-9, "step %d: strain %g", k, e);
+    }
+}
+END_TEST
+
 /* Independent bodies are solved in chunks by the thread team: six falling chains (trees)
  * and two curtains (bodies with loops) in one model give the same bytes with 1, 2 and 3
  * threads, every step, under either global_matrix (_i 0: newton, 1: fixed). */
@@ -596,6 +623,7 @@ static Suite *direct_suite(void)
     tcase_add_test(tc, test_one_iteration_v_start);
     tcase_add_loop_test(tc, test_threads_same_bytes, 0, 2);
     tcase_add_test(tc, test_four_iterations_v_start);
+    tcase_add_test(tc, test_zero_length_links_plane);
     suite_add_tcase(su, tc);
     return su;
 }

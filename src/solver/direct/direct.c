@@ -92,7 +92,7 @@ static struct direct *create(const struct model *m, int symbolic)
     d->tnchild = alloc_array(np, sizeof *d->tnchild);
     d->tkind = alloc_array(np, sizeof *d->tkind);
     d->tblink = alloc_array(np, sizeof *d->tblink);
-    d->trow = alloc_array(4 * np, sizeof *d->trow);
+    d->trow = alloc_array(4 * (np + 2), sizeof *d->trow);
     d->trr = alloc_array(np, sizeof *d->trr);
     d->tmass = alloc_array(np, sizeof *d->tmass);
     d->tcomp_first = alloc_array(np + 1, sizeof *d->tcomp_first);
@@ -100,11 +100,12 @@ static struct direct *create(const struct model *m, int symbolic)
     d->tcomp_floor = alloc_array(np + 1, sizeof *d->tcomp_floor);
     d->tcomp_kkt0 = alloc_array(np + 1, sizeof *d->tcomp_kkt0);
     d->tcomp_pending = calloc(np + 1, sizeof *d->tcomp_pending);
-    d->tkacc = calloc(9 * np + 1, sizeof *d->tkacc);
+    d->tkacc = calloc(9 * (np + 2), sizeof *d->tkacc);
     d->tracc = calloc(3 * np + 1, sizeof *d->tracc);
     d->tgacc = calloc(3 * np + 1, sizeof *d->tgacc);
     d->tgtrial = calloc(3 * np + 1, sizeof *d->tgtrial);
     d->tfac_first = alloc_array(np + 1, sizeof *d->tfac_first);
+    d->tplane = alloc_array(11 * (np + 2), sizeof *d->tplane);
     d->tdx = alloc_array(np, sizeof *d->tdx);
     d->kacc = alloc_array(9 * np, sizeof *d->kacc);
     d->racc = alloc_array(3 * np, sizeof *d->racc);
@@ -118,8 +119,8 @@ static struct direct *create(const struct model *m, int symbolic)
         !d->tplink || !d->tpin_first || !d->tpin || !d->tchild_first || !d->tnchild || !d->trow ||
         !d->tkind || !d->tblink || !d->trr || !d->tmass || !d->tcomp_first || !d->tcomp_kkt ||
         !d->tcomp_floor || !d->tcomp_kkt0 || !d->tcomp_pending || !d->tkacc || !d->tracc ||
-        !d->tgacc || !d->tgtrial || !d->tfac_first || !d->tdx || !d->kacc || !d->racc || !d->dx ||
-        !d->dlam || !d->gpoint || !d->graph_link)
+        !d->tgacc || !d->tgtrial || !d->tfac_first || !d->tplane || !d->tdx || !d->kacc ||
+        !d->racc || !d->dx || !d->dlam || !d->gpoint || !d->graph_link)
         goto fail;
     build_adjacency(d, m);
     d->tfac = alloc_array(size_factors(d), sizeof *d->tfac);
@@ -198,6 +199,7 @@ void direct_destroy(struct direct *d)
     free(d->tgtrial);
     free(d->tfac_first);
     free(d->tfac);
+    free(d->tplane);
     free(d->tdx);
     free(d->kacc);
     free(d->racc);

@@ -60,4 +60,45 @@ KERNEL void link_plane(const struct direct *d, const struct model *m, uint32_t l
     out->lam = lam;
 }
 
+/* Pairs of doubles (GCC/clang vector extensions), for the kernels that take two points at once
+ * lane by lane: each lane does the scalar kernel's operations in its order, the same bits. */
+typedef double v2d __attribute__((vector_size(16)));
+typedef long long v2di __attribute__((vector_size(16)));
+#define V2(e0, e1) ((v2d){(e0), (e1)})
+
+/* Two links' geometry in the plane, lane by lane. */
+struct link_pair {
+    v2d nx, ny; /* the Jacobian at p */
+    v2d geo;    /* geometric stiffness */
+    v2d c;      /* C + a l */
+    v2d lam;    /* the multiplier it was evaluated with */
+    v2d aih;    /* compliance / h^2 */
+};
+
+/* link_plane() for links la and lb from their ends pa and pb, with v = x_p - x_o and
+ * multipliers lam: the reciprocals of the lengths in one division of pairs (a link of zero
+ * length: link_plane() itself, for its fallback direction). */
+KERNEL void link_plane2(const struct direct *d, const struct model *m, uint32_t la, uint32_t lb,
+                        uint32_t pa, uint32_t pb, v2d vx, v2d vy, v2d lam, double ih2,
+                        struct link_pair *out)
+{
+    const v2d l2 = vx * vx + vy * vy, len = V2(sqrt(l2[0]), sqrt(l2[1]));
+    out->lam = lam;
+    out->aih = V2(d->alpha[la], d->alpha[lb]) * ih2;
+    out->c = len - V2(m->links[la].rest, m->links[lb].rest) + out->aih * lam;
+    if (len[0] > 0.0 && len[1] > 0.0) {
+        const v2d il = 1.0 / len, g = -lam * il;
+        out->nx = vx * il;
+        out->ny = vy * il;
+        out->geo = (v2d)((v2di)g & (v2di)(lam < 0.0)); /* -lam / len in tension, else +0 */
+        return;
+    }
+    struct link_geo ga, gb;
+    link_plane(d, m, la, pa, v3(vx[0], vy[0], 0.0), v3(0.0, 0.0, 0.0), lam[0], ih2, &ga);
+    link_plane(d, m, lb, pb, v3(vx[1], vy[1], 0.0), v3(0.0, 0.0, 0.0), lam[1], ih2, &gb);
+    out->nx = V2(ga.j[0], gb.j[0]);
+    out->ny = V2(ga.j[1], gb.j[1]);
+    out->geo = V2(ga.geo, gb.geo);
+}
+
 #endif

@@ -101,18 +101,22 @@ struct direct {
     double *tcomp_floor;    /* [npoints] what rounding leaves of it, m^2 */
     double *tcomp_kkt0;     /* [npoints] where the unchecked step started, m^2 */
     unsigned char *tcomp_pending; /* [npoints] c's last step (tdx, dlam) is still unchecked */
-    double *tkacc, *tracc;        /* [9 npoints], [3 npoints]: what k's children pass on to it
-                                     (in the plane, tkacc holds what k passes on: plane.h) */
+    double *tkacc, *tracc;        /* [9 (npoints + 2)], [3 npoints]: what k's children pass on
+                                     to it (in the plane, tkacc holds what k passes on, in
+                                     blocks of two points: plane.h) */
     double *tgacc, *tgtrial;      /* [3 npoints]: the children's shares of k's residual g */
-    double *trow, *trr;           /* [4 npoints], [npoints]: k's parent link's row for the parent's
-                                     block (Jacobian at the parent, compliance) and its right side
-                                     (in the plane the right side is also the row's third) */
-    size_t *tfac_first;           /* [npoints + 1] offsets of k's factors in tfac */
-    double *tfac;                 /* l0, L, u0, U of each tree point (solver/direct/tree.c) */
-    vec3 *tdx;                    /* [npoints] the Newton step of tree index k */
-    double *dlam;                 /* [nlinks] the Newton step's multiplier part */
-    double *scratch;              /* [max_chunks scratch_size] a block's dense work (tree.c),
-                                     one for each chunk of components */
+    double *trow, *trr; /* [4 (npoints + 2)], [npoints]: k's parent link's row for the parent's
+                           block (Jacobian at the parent, compliance) and its right side
+                           (in the plane the right side is also the row's third, and
+                           the rows are stored in blocks of two points: plane.h) */
+    size_t *tfac_first; /* [npoints + 1] offsets of k's factors in tfac */
+    double *tfac;       /* l0, L, u0, U of each tree point (solver/direct/tree.c) */
+    double *tplane;     /* [11 (npoints + 2)] in the plane, the plane kernels' factors
+                           instead, in blocks of two points (solver/direct/plane.h) */
+    vec3 *tdx;          /* [npoints] the Newton step of tree index k */
+    double *dlam;       /* [nlinks] the Newton step's multiplier part */
+    double *scratch;    /* [max_chunks scratch_size] a block's dense work (tree.c),
+                           one for each chunk of components */
     size_t scratch_size, max_chunks;
     struct solver_pool *pool; /* the thread team (solver.threads > 1), or NULL */
     size_t max_block;         /* most block links a point can have */

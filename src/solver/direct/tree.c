@@ -82,11 +82,13 @@ KERNEL void block_rows(struct direct *d, const struct model *m, const vec3 *x, s
         r->kkt += lg.c * lg.c;
         r->c1 += fabs(lg.c);
     }
+    const size_t rs = dim == 2 ? 2 : 1; /* in the plane in blocks of two (plane.h) */
     for (uint32_t c = d->tchild_first[k]; c < d->tchild_first[k] + d->tnchild[k]; c++, b++) {
+        const double *row = dim == 2 ? plane_rec(d->trow, PLANE_ROW, c) : d->trow + 4 * (size_t)c;
         for (int i = 0; i < dim; i++)
-            bk->jr[3 * b + i] = d->trow[4 * (size_t)c + (size_t)i];
-        bk->ar[b] = d->trow[4 * (size_t)c + 3];
-        bk->rr[b] = dim == 2 ? d->trow[4 * (size_t)c + 2] : d->trr[c]; /* plane: in the row */
+            bk->jr[3 * b + i] = row[(size_t)i * rs];
+        bk->ar[b] = row[3 * rs];
+        bk->rr[b] = dim == 2 ? row[2 * rs] : d->trr[c]; /* plane: in the row */
     }
 }
 
@@ -242,7 +244,9 @@ static void eliminate(struct direct *d, const struct model *m, const vec3 *x, si
     double kup[9] = {0}, rup[3] = {0}, gup[3] = {0}; /* in the plane: to k's own slot */
     double *kq = dim == 2 ? kup : d->tkacc + 9 * (size_t)q;
     double *rq = dim == 2 ? rup : d->tracc + 3 * (size_t)q;
-    double *gq = dim == 2 ? gup : d->tgacc + 3 * (size_t)q, *row = d->trow + 4 * k, bu = 0.0;
+    double *gq = dim == 2 ? gup : d->tgacc + 3 * (size_t)q, bu = 0.0;
+    const size_t rs = dim == 2 ? 2 : 1; /* in the plane in blocks of two (plane.h) */
+    double *row = dim == 2 ? plane_rec(d->trow, PLANE_ROW, k) : d->trow + 4 * k;
     for (int i = 0; i < dim; i++) {
         double cu = 0.0;
         for (int t = 0; t < dim; t++)
@@ -251,16 +255,17 @@ static void eliminate(struct direct *d, const struct model *m, const vec3 *x, si
         gq[i] += jp[i] * pl.lam; /* the link's share of g at q: -J_q l = +J_p l */
         for (int j = 0; j < dim; j++)
             kq[i * 3 + j] += D[i * 4 + j] - B[i * 4 + j];
-        row[i] = -jp[i] - D[i * 4 + dim];
+        row[(size_t)i * rs] = -jp[i] - D[i * 4 + dim];
         bu += jp[i] * u0[i];
     }
-    row[3] = d->alpha[d->tplink[k]] * ih2 - D[dim * 4 + dim];
+    row[3 * rs] = d->alpha[d->tplink[k]] * ih2 - D[dim * 4 + dim];
     d->trr[k] = pl.c + bu;
     if (dim == 2) {
-        row[2] = d->trr[k];
-        double *out = d->tkacc + PLANE_UP * k;
+        row[2 * rs] = d->trr[k];
         const double upv[7] = {kup[0], kup[1], kup[4], rup[0], rup[1], gup[0], gup[1]};
-        memcpy(out, upv, sizeof upv);
+        double *out = plane_rec(d->tkacc, PLANE_UP, k);
+        for (size_t j = 0; j < PLANE_UP; j++)
+            out[2 * j] = upv[j];
     }
 }
 
@@ -466,14 +471,18 @@ struct direct_measure direct_tree_eliminate(struct direct *d, const struct model
     struct direct_measure r = {0, 0, 0, 0}, rg = {0, 0, 0, 0};
     if (d->dims == 2 && d->last)
         for (size_t k = k1; k-- > k0;)
-            if (k > k0 && plane2_pairs(d, k))
-                eliminate_plane2(d, m, x, k--, ih2, &r, 1);
+            if (k > k0 && plane2_pairs(d, k) && plane2_aligned(d, k))
+                eliminate_plane2(d, m, x, k--, ih2, &r, 1, 1);
+            else if (k > k0 && plane2_pairs(d, k))
+                eliminate_plane2(d, m, x, k--, ih2, &r, 1, 0);
             else
                 eliminate_point(d, m, x, k, ih2, scratch, &r, &rg, 2, 1);
     else if (d->dims == 2)
         for (size_t k = k1; k-- > k0;)
-            if (k > k0 && plane2_pairs(d, k))
-                eliminate_plane2(d, m, x, k--, ih2, &r, 0);
+            if (k > k0 && plane2_pairs(d, k) && plane2_aligned(d, k))
+                eliminate_plane2(d, m, x, k--, ih2, &r, 0, 1);
+            else if (k > k0 && plane2_pairs(d, k))
+                eliminate_plane2(d, m, x, k--, ih2, &r, 0, 0);
             else
                 eliminate_point(d, m, x, k, ih2, scratch, &r, &rg, 2, 0);
     else
@@ -547,13 +556,17 @@ void direct_tree_substitute(struct direct *d, vec3 *x, size_t k0, size_t k1, int
     double s = 0.0, big = 0.0;
     if (d->dims == 2 && move && d->last)
         for (size_t k = k0; k < k1; k++)
-            if (d->tkind[k] != TREE_GENERAL)
+            if (k + 1 < k1 && plane2_pairs_up(d, k))
+                substitute_plane2(d, x, k++, move, &s, &big, 1);
+            else if (d->tkind[k] != TREE_GENERAL)
                 substitute_plane(d, x, k, move, &s, &big, 1);
             else
                 substitute(d, x, k, move, &s, &big, 2);
     else if (d->dims == 2)
         for (size_t k = k0; k < k1; k++)
-            if (d->tkind[k] != TREE_GENERAL)
+            if (k + 1 < k1 && plane2_pairs_up(d, k))
+                substitute_plane2(d, x, k++, move, &s, &big, 0);
+            else if (d->tkind[k] != TREE_GENERAL)
                 substitute_plane(d, x, k, move, &s, &big, 0);
             else
                 substitute(d, x, k, move, &s, &big, 2);

@@ -90,13 +90,64 @@ KERNEL void trial_plane(struct direct *d, const struct model *m, const vec3 *x, 
     r->f += 0.5 * mass * (ex * ex + ey * ey);
 }
 
+/* Whether points k - 1 and k (k above the component's first) can be measured together: each
+ * with a parent and no pin, neither the other's parent. */
+static inline int trial_pairs(const struct direct *d, size_t k)
+{
+    return d->tpin_first[k - 1] == d->tpin_first[k + 1] && d->tparent[k - 1] >= 0 &&
+           d->tparent[k] >= 0 && d->tparent[k] != (int32_t)(k - 1);
+}
+
+/* trial_plane() for points k - 1 (lane 0) and k (lane 1), as trial_pairs() allows, lane by
+ * lane; what they add to their parents and to *r added point by point as there (k first). */
+KERNEL void trial_plane2(struct direct *d, const struct model *m, const vec3 *x, size_t k,
+                         double alpha, double ih2, struct direct_measure *r)
+{
+    const size_t ka = k - 1, qa = (size_t)d->tparent[ka], qb = (size_t)d->tparent[k];
+    const uint32_t pa = d->order[ka], pb = d->order[k], oa = d->order[qa], ob = d->order[qb];
+    const uint32_t la = (uint32_t)d->tplink[ka], lb = (uint32_t)d->tplink[k];
+    const vec3 *dx = d->tdx;
+    const v2d mass = V2(d->tmass[ka], d->tmass[k]), im = V2(m->inv_mass[pa], m->inv_mass[pb]);
+    const v2d px = V2(x[pa].x, x[pb].x) + alpha * V2(dx[ka].x, dx[k].x);
+    const v2d py = V2(x[pa].y, x[pb].y) + alpha * V2(dx[ka].y, dx[k].y);
+    const v2d ex = px - V2(d->xpred[pa].x, d->xpred[pb].x);
+    const v2d ey = py - V2(d->xpred[pa].y, d->xpred[pb].y);
+    double *ga = d->tgtrial + 3 * ka, *gb = d->tgtrial + 3 * k;
+    v2d gx = V2(ga[0], gb[0]) + mass * ex, gy = V2(ga[1], gb[1]) + mass * ey;
+    ga[0] = ga[1] = gb[0] = gb[1] = 0.0;
+    const v2d qx = V2(x[oa].x, x[ob].x) + alpha * V2(dx[qa].x, dx[qb].x);
+    const v2d qy = V2(x[oa].y, x[ob].y) + alpha * V2(dx[qa].y, dx[qb].y);
+    const v2d lam = V2(d->lambda[la], d->lambda[lb]) + alpha * V2(d->dlam[la], d->dlam[lb]);
+    struct link_pair lg;
+    link_plane2(d, m, la, lb, pa, pb, px - qx, py - qy, lam, ih2, &lg);
+    const v2d jx = lg.nx * lg.lam, jy = lg.ny * lg.lam;
+    gx -= jx;
+    gy -= jy;
+    double *gqa = d->tgtrial + 3 * qa, *gqb = d->tgtrial + 3 * qb;
+    gqb[0] += jx[1];
+    gqb[1] += jy[1];
+    gqa[0] += jx[0];
+    gqa[1] += jy[0];
+    const v2d cc = lg.c * lg.c, gg = (gx * gx + gy * gy) * (im * im);
+    const v2d f = 0.5 * mass * (ex * ex + ey * ey);
+    for (int lane = 1; lane >= 0; lane--) {
+        r->kkt += cc[lane];
+        r->c1 += fabs(lg.c[lane]);
+        r->kkt += gg[lane];
+        r->f += f[lane];
+    }
+}
+
 struct direct_measure direct_trial_measure(struct direct *d, const struct model *m, const vec3 *x,
                                            size_t k0, size_t k1, double alpha, double ih2)
 {
     struct direct_measure r = {0, 0, 0, 0};
     if (d->dims == 2)
         for (size_t k = k1; k-- > k0;)
-            trial_plane(d, m, x, k, alpha, ih2, &r);
+            if (k > k0 && trial_pairs(d, k))
+                trial_plane2(d, m, x, k--, alpha, ih2, &r);
+            else
+                trial_plane(d, m, x, k, alpha, ih2, &r);
     else
         for (size_t k = k1; k-- > k0;)
             trial_point(d, m, x, k, alpha, ih2, &r);
