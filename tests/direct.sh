@@ -1,7 +1,7 @@
 #!/bin/sh
 # The direct projection (solver.global) from the command line: a body whose factorisation
-# would pass solver.global_limit is refused before the run starts (exit 2, the body named,
-# Gauss-Seidel suggested), and a run stuck in the factorisation of a dense body stops
+# would pass solver.global_limit is refused before the run starts and by validate (exit 2,
+# the body named, Gauss-Seidel suggested), and a run stuck in the factorisation of a dense body stops
 # within a second of SIGTERM (exit 143); under solver.global_matrix "fixed" the estimate is
 # that of its scalar matrix, and a bad value of the key is refused.
 . "$top_srcdir/tests/lib.sh"
@@ -16,6 +16,17 @@ expect_err "scenarios/cloth-curtain.json: solver.global: body 'curtain': one fac
 expect_err "past solver.global_limit (1e+06); solve it by Gauss-Seidel (solver.global: false)" \
     "the message states the limit and suggests Gauss-Seidel"
 check "nothing is written for a refused run" test ! -e "$tmp/refused/summary.json"
+
+# validate refuses what run would: the same limit in the file
+sed 's/"iterations": 20,/"iterations": 20, "global": true, "global_limit": 1e6,/' \
+    "$top_srcdir/scenarios/cloth-curtain.json" >"$tmp/limited.json"
+catena validate -q "$tmp/limited.json"
+expect_status 2 "validate: a body past solver.global_limit: exit 2, as run"
+expect_err "limited.json: solver.global: body 'curtain': one factorisation" \
+    "validate: the message names the file and the body"
+catena validate --json "$tmp/limited.json"
+expect_status 2 "validate --json: exit 2"
+expect_out '"valid":false' "validate --json: the scenario is not valid"
 
 catena run -q -o "$tmp/allowed" --steps 2 --set solver.global=true \
     "$top_srcdir/scenarios/cloth-curtain.json"

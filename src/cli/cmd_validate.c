@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/describe.h"
+#include "solver/solver.h"
 
 enum { OPT_MAX_POINTS = CHAR_MAX + 1, OPT_JSON, OPT_MAX_MEMORY };
 
@@ -65,6 +66,18 @@ static int print_json(const char *file, const struct scenario *sc, const struct 
     return EXIT_SUCCESS;
 }
 
+/* What run refuses before its first step (solver_check: under solver.global, a body whose
+ * factorisation would pass solver.global_limit), said as run says it; 1 then. */
+static int refused(const char *file, const struct scenario *sc, struct catena_error *err)
+{
+    if (solver_check(sc->model, err) == CATENA_OK)
+        return 0;
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    error_set(err, err->code, "%s: %s", file, msg);
+    return 1;
+}
+
 static int cmd_validate(int argc, char **argv)
 {
     int c, quiet = 0, json = 0;
@@ -98,12 +111,17 @@ static int cmd_validate(int argc, char **argv)
     int status = EXIT_SUCCESS, described = 0;
     for (int i = optind; i < argc; i++) {
         struct catena_error err;
+        const char *file = strcmp(argv[i], "-") ? argv[i] : CMD_STDIN;
         struct scenario *sc = cmd_load_scenario(argv[i], &so, &err);
+        if (sc && refused(file, sc, &err)) {
+            scenario_destroy(sc);
+            sc = NULL;
+        }
         int code = sc ? EXIT_SUCCESS : cmd_report(&err);
         if (sc && !quiet) /* -q: errors only (a run prints the warnings again) */
-            cmd_warnings(strcmp(argv[i], "-") ? argv[i] : CMD_STDIN, &sc->warnings);
+            cmd_warnings(file, &sc->warnings);
         if (json && !quiet) {
-            const int rc = print_json(strcmp(argv[i], "-") ? argv[i] : CMD_STDIN, sc, &err);
+            const int rc = print_json(file, sc, &err);
             code = rc > code ? rc : code;
         } else if (sc && !quiet) {
             if (described++)

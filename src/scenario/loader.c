@@ -26,6 +26,13 @@
 /* The colouring's link keys, adjacency and order while it is made (measured: 58 bytes a link
  * on a rope of 400 000 links). */
 #define COLOR_LINK_BYTES 56
+/* solver.global (solver/direct/): a link's arrays, counted (3D: direction, multipliers, the
+ * fixed matrix's link, its share of the tree factors, ...), and a point's, the rest of the 649
+ * bytes a point and link measured on a rope of 400 000 links (peak resident set with and
+ * without it). The factor of a body with loops is not in it: its size is known only after the
+ * symbolic analysis, which solver.global_limit bounds (catena-scenario(5)). */
+#define DIRECT_LINK_BYTES 332
+#define DIRECT_POINT_BYTES 317
 /* The program itself, its libraries and the C library's arenas, measured (a run of one
  * point peaks at 3 MiB). */
 #define BASE_BYTES (3.0 * 1024 * 1024)
@@ -74,19 +81,22 @@ static double render_bytes(const struct render_opts *o, double points)
 }
 
 /* Per link, what a run adds for the solver's options: the batched kernel's gathered arrays,
- * and the colouring's tables with order "colored" (solver/color.c). */
+ * the colouring's tables with order "colored" (solver/color.c), and solver.global's arrays
+ * (solver/direct/). */
 static double run_link_bytes(const struct model *m)
 {
     return (double)RUN_LINK_BYTES + (m->kernel == KERNEL_BATCHED ? BATCH_LINK_BYTES : 0.0) +
-           (m->order == ORDER_COLORED ? COLOR_LINK_BYTES : 0.0);
+           (m->order == ORDER_COLORED ? COLOR_LINK_BYTES : 0.0) +
+           (m->global ? DIRECT_LINK_BYTES : 0.0);
 }
 
 double loader_memory(const struct loader *ld, double points, double links, double faces)
 {
     const double model = points * (double)MODEL_POINT_BYTES + links * (double)sizeof(struct link) +
                          faces * (double)sizeof(struct face);
-    double run = points * (double)RUN_POINT_BYTES + links * run_link_bytes(ld->m) +
-                 PRINTED_TEXT_FACTOR * ld->text_bytes;
+    const double point_bytes = (double)RUN_POINT_BYTES + (ld->m->global ? DIRECT_POINT_BYTES : 0.0);
+    double run =
+        points * point_bytes + links * run_link_bytes(ld->m) + PRINTED_TEXT_FACTOR * ld->text_bytes;
     if (ld->out->render)
         run += render_bytes(ld->out->render, points);
     const double load = ld->text_bytes + ld->tree_bytes;

@@ -237,13 +237,38 @@ void solver_step(const struct model *m, struct state *s)
  * factorisation reaches here (solver/direct/graph.c). */
 #define FACTOR_RATE 1e9
 
+/* Why the direct projection's set-up failed, in err. */
+static int setup_failed(const struct model *m, enum direct_status status, long body,
+                        struct catena_error *err)
+{
+    if (status == DIRECT_TOO_LARGE)
+        return error_set(err, CATENA_EINPUT,
+                         "solver.global: %zu points and %zu links are past what SuiteSparse's AMD "
+                         "ordering indexes (2^31 - 1 points, 2^30 links); solve them by "
+                         "Gauss-Seidel (solver.global: false)",
+                         m->npoints, m->nlinks);
+    if (status == DIRECT_ORDER_INVALID)
+        return error_set(err, CATENA_EFAIL,
+                         "solver.global: internal error: SuiteSparse's AMD ordering refused the "
+                         "links of %s%.64s%s as invalid input (AMD_INVALID); this is a bug in "
+                         "catena, please report it with the scenario",
+                         body >= 0 ? "body '" : "", body >= 0 ? m->bodies[body].name : "the model",
+                         body >= 0 ? "'" : "");
+    return error_set(err, CATENA_EFAIL,
+                     "solver.global: out of memory ordering and estimating the direct projection "
+                     "of %zu points and %zu links (SuiteSparse's AMD or its arrays); solve them "
+                     "by Gauss-Seidel (solver.global: false) or free memory",
+                     m->npoints, m->nlinks);
+}
+
 int solver_check(const struct model *m, struct catena_error *err)
 {
     if (!m->global)
         return CATENA_OK;
     struct direct_estimate e;
-    if (direct_estimate(m, &e))
-        return error_set(err, CATENA_EFAIL, "out of memory estimating the direct projection");
+    const enum direct_status status = direct_estimate(m, &e);
+    if (status != DIRECT_OK)
+        return setup_failed(m, status, e.body, err);
     if (e.flops <= m->global_limit)
         return CATENA_OK;
     char body[96];

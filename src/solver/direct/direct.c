@@ -56,9 +56,10 @@ static size_t size_factors(struct direct *d)
 }
 
 /* direct_create; symbolic 1: only as far as the graph's symbolic analysis (for
- * direct_estimate), without the factor's storage. */
-static struct direct *create(const struct model *m, int symbolic)
+ * direct_estimate), without the factor's storage. NULL with *status saying why. */
+static struct direct *create(const struct model *m, int symbolic, enum direct_status *status)
 {
+    *status = DIRECT_NO_MEMORY;
     struct direct *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
@@ -134,7 +135,7 @@ static struct direct *create(const struct model *m, int symbolic)
     d->scratch = alloc_array(d->max_chunks * d->scratch_size, sizeof *d->scratch);
     if (m->threads > 1 && !symbolic && !(d->pool = pool_create(m->threads, 1)))
         goto fail;
-    if (!d->tfac || !d->scratch || direct_graph_create(d, m, symbolic))
+    if (!d->tfac || !d->scratch || (*status = direct_graph_create(d, m, symbolic)) != DIRECT_OK)
         goto fail;
     return d;
 
@@ -145,17 +146,23 @@ fail:
 
 struct direct *direct_create(const struct model *m)
 {
-    return create(m, 0);
+    enum direct_status status;
+    return create(m, 0, &status); /* solver_check's estimate has already said why not */
 }
 
-int direct_estimate(const struct model *m, struct direct_estimate *e)
+enum direct_status direct_estimate(const struct model *m, struct direct_estimate *e)
 {
-    struct direct *d = create(m, 1);
-    if (!d)
-        return -1;
+    enum direct_status status;
+    struct direct *d = create(m, 1, &status);
+    if (!d) {
+        *e = (struct direct_estimate){0.0, 0.0, -1};
+        if (status == DIRECT_ORDER_INVALID)
+            e->body = direct_graph_invalid_body(m);
+        return status;
+    }
     direct_graph_estimate(d, m, e);
     direct_destroy(d);
-    return 0;
+    return DIRECT_OK;
 }
 
 void direct_destroy(struct direct *d)

@@ -43,8 +43,16 @@ struct direct_estimate {
     long body;      /* its body (index into m->bodies), or -1 for points outside bodies */
 };
 
-/* Fills e (all 0 and body -1 when no body has loops). 0, or -1 when out of memory. */
-int direct_estimate(const struct model *m, struct direct_estimate *e);
+/* Why the direct projection cannot be set up. */
+enum direct_status {
+    DIRECT_OK = 0,
+    DIRECT_NO_MEMORY,     /* an allocation, or SuiteSparse's AMD, ran out */
+    DIRECT_TOO_LARGE,     /* past AMD's int indices: 2^31 - 1 points or 2^30 links */
+    DIRECT_ORDER_INVALID, /* AMD refused the links' pattern: a bug; e->body names the body */
+};
+
+/* Fills e (all 0 and body -1 when no body has loops), or says why it cannot. */
+enum direct_status direct_estimate(const struct model *m, struct direct_estimate *e);
 
 /* NULL is a no-op. */
 void direct_destroy(struct direct *d);

@@ -41,42 +41,70 @@ static int by_key(const void *pa, const void *pb)
     return (a->point > b->point) - (a->point < b->point);
 }
 
-/* The points' order, gorder and grank: approximate minimum degree (Amestoy, Davis and Duff,
- * SuiteSparse's AMD) on the graph of every distance link. On the 40 x 40 and 100 x 100 cloths
- * with bend links its factor has 23 % and 23 % fewer blocks than recursive median splits of
- * the rest positions had, and its factorisation a third fewer block products. Returns -1 when
- * out of memory. */
-static int order(struct direct *d, const struct model *m)
+/* SuiteSparse's AMD order of the points [p0, p0 + n) on the distance links [l0, l1), numbered
+ * from p0, into perm[n]: AMD's status, AMD_OK (or AMD_OK_BUT_JUMBLED: two links join the same
+ * points), AMD_OUT_OF_MEMORY (also for our own arrays) or AMD_INVALID. */
+static int amd_of(const struct model *m, size_t p0, size_t n, size_t l0, size_t l1, int32_t *perm)
 {
-    const size_t np = d->npoints;
-    if (np > INT32_MAX || 2 * m->nlinks > INT32_MAX)
-        return -1;
-    int32_t *ap = calloc(np + 1, sizeof *ap), *next = calloc(np + 1, sizeof *next);
-    int32_t *ai = calloc(m->nlinks + 1, sizeof *ai), *perm = calloc(np + 1, sizeof *perm);
-    int status = AMD_OUT_OF_MEMORY;
-    if (ap && next && ai && perm) {
-        /* each link once, in its end a's column: AMD orders the pattern of A + A^T */
-        for (size_t i = 0; i < m->nlinks; i++)
-            if (m->links[i].kind == LINK_DISTANCE)
-                ap[m->links[i].a + 1]++;
-        for (size_t v = 0; v < np; v++)
+    int32_t *ap = calloc(n + 1, sizeof *ap), *next = calloc(n + 1, sizeof *next);
+    int32_t *ai = calloc(l1 - l0 + 1, sizeof *ai);
+    int status = ap && next && ai ? AMD_OK : AMD_OUT_OF_MEMORY;
+    /* each link once, in its end a's column: AMD orders the pattern of A + A^T */
+    for (size_t i = l0; i < l1 && status == AMD_OK; i++)
+        if (m->links[i].kind == LINK_DISTANCE && m->links[i].a - p0 >= n)
+            status = AMD_INVALID; /* its column is not ours to count in (end b: AMD checks) */
+        else if (m->links[i].kind == LINK_DISTANCE)
+            ap[m->links[i].a - p0 + 1]++;
+    if (status == AMD_OK) {
+        for (size_t v = 0; v < n; v++)
             next[v] = ap[v + 1] += ap[v];
-        for (size_t v = np; v-- > 0;)
+        for (size_t v = n; v-- > 0;)
             next[v] = ap[v];
-        for (size_t i = 0; i < m->nlinks; i++)
+        for (size_t i = l0; i < l1; i++)
             if (m->links[i].kind == LINK_DISTANCE)
-                ai[next[m->links[i].a]++] = (int32_t)m->links[i].b;
-        status = amd_order((int)np, ap, ai, perm, NULL, NULL);
-    }
-    for (size_t k = 0; k < np && status >= AMD_OK; k++) {
-        d->gorder[k] = (uint32_t)perm[k];
-        d->grank[perm[k]] = (uint32_t)k;
+                ai[next[m->links[i].a - p0]++] = (int32_t)(m->links[i].b - p0);
+        status = amd_order((int)n, ap, ai, perm, NULL, NULL);
     }
     free(ap);
     free(next);
     free(ai);
+    return status;
+}
+
+/* The points' order, gorder and grank: approximate minimum degree (Amestoy, Davis and Duff,
+ * SuiteSparse's AMD) on the graph of every distance link. On the 40 x 40 and 100 x 100 cloths
+ * with bend links its factor has 23 % and 23 % fewer blocks than recursive median splits of
+ * the rest positions had, and its factorisation a third fewer block products. */
+static enum direct_status order(struct direct *d, const struct model *m)
+{
+    const size_t np = d->npoints;
+    if (np > INT32_MAX || 2 * m->nlinks > INT32_MAX)
+        return DIRECT_TOO_LARGE; /* AMD's int indices */
+    int32_t *perm = calloc(np + 1, sizeof *perm);
+    const int status = perm ? amd_of(m, 0, np, 0, m->nlinks, perm) : AMD_OUT_OF_MEMORY;
+    for (size_t k = 0; k < np && status >= AMD_OK; k++) {
+        d->gorder[k] = (uint32_t)perm[k];
+        d->grank[perm[k]] = (uint32_t)k;
+    }
     free(perm);
-    return status >= AMD_OK ? 0 : -1; /* AMD_OK_BUT_JUMBLED: two links join the same points */
+    if (status == AMD_INVALID)
+        return DIRECT_ORDER_INVALID;
+    return status >= AMD_OK ? DIRECT_OK : DIRECT_NO_MEMORY;
+}
+
+long direct_graph_invalid_body(const struct model *m)
+{
+    for (size_t b = 0; b < m->nbodies; b++) {
+        const struct body *bd = &m->bodies[b];
+        int32_t *perm = calloc((size_t)bd->npoints + 1, sizeof *perm);
+        const int status = perm ? amd_of(m, bd->first_point, bd->npoints, bd->first_link,
+                                         (size_t)bd->first_link + bd->nlinks, perm)
+                                : AMD_OUT_OF_MEMORY;
+        free(perm);
+        if (status == AMD_INVALID)
+            return (long)b;
+    }
+    return -1;
 }
 
 /* ---- the system ------------------------------------------------------------------------- */
@@ -202,7 +230,7 @@ static void sort_by_rank(const struct direct *d, uint32_t first, uint32_t last,
         d->gpoint[first + k] = keys[k].point;
 }
 
-int direct_graph_create(struct direct *d, const struct model *m, int symbolic_only)
+enum direct_status direct_graph_create(struct direct *d, const struct model *m, int symbolic_only)
 {
     const size_t np = d->npoints, nl = d->nlinks;
     const size_t umax = (size_t)d->dims * np;
@@ -222,7 +250,12 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
     d->lw = calloc(nl + 1, sizeof *d->lw);
     d->flink = calloc(nl + 1, sizeof *d->flink);
     d->ap = calloc(umax + 1, sizeof *d->ap);
-    d->rhs = calloc(4 * np + 1, sizeof *d->rhs); /* umax, or the fixed matrix's stride of 4 */
+    /* umax, or the fixed matrix's stride of 4: each unknown's four values one aligned AVX
+     * vector (solver/direct/ldl.c), never split across two cache lines */
+    const size_t rhs_bytes = (4 * np + 4) * sizeof *d->rhs;
+    d->rhs = aligned_alloc(32, rhs_bytes);
+    if (d->rhs)
+        memset(d->rhs, 0, rhs_bytes);
     d->etree = calloc(umax + 1, sizeof *d->etree);
     d->lnz = calloc(umax + 1, sizeof *d->lnz);
     d->lflag = calloc(umax + 1, sizeof *d->lflag);
@@ -239,8 +272,11 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
         !d->gcomp_lfirst || !d->gcomp_state || !d->lgeo || !d->la || !d->lc || !d->nf || !d->laf ||
         !d->lw || !d->flink || !d->ap || !d->rhs || !d->etree || !d->lnz || !d->lflag || !d->lp ||
         !d->bparent || !d->bcount || !d->bflag || !d->bfill || !d->bpattern || !d->blp || !d->by ||
-        !d->bdfac || order(d, m))
-        return -1;
+        !d->bdfac)
+        return DIRECT_NO_MEMORY;
+    const enum direct_status ordered = order(d, m);
+    if (ordered != DIRECT_OK)
+        return ordered;
     /* The capacity: every point and every distance link in one system. */
     for (size_t i = 0; i < nl; i++)
         d->owner[i] = m->links[i].kind == LINK_DISTANCE ? OWNER_GRAPH : OWNER_NONE;
@@ -253,18 +289,18 @@ int direct_graph_create(struct direct *d, const struct model *m, int symbolic_on
     d->entry_cap = entries;
     d->ai = calloc(entries + 1, sizeof *d->ai);
     if (!d->ai)
-        return -1;
+        return DIRECT_NO_MEMORY;
     pattern(d, m, entries, 1);
     const size_t lcap = symbolic(d, 0, 0, NULL);
     d->l_cap = lcap;
     if (symbolic_only)
-        return 0; /* lnz and the points' order stay for direct_graph_estimate */
+        return DIRECT_OK; /* lnz and the points' order stay for direct_graph_estimate */
     d->li = calloc(lcap + 1, sizeof *d->li);
     d->lx = calloc(lcap + 1, sizeof *d->lx);
     d->ngcomp = 0;
     d->nu = 0;
     memset(d->owner, OWNER_NONE, nl);
-    return d->li && d->lx ? 0 : -1;
+    return d->li && d->lx ? DIRECT_OK : DIRECT_NO_MEMORY;
 }
 
 /* Point p's share of the factorisation: its columns' operations and entries. */

@@ -6,12 +6,18 @@
 #include <stddef.h>
 
 #include "model/model.h"
+#include "solver/direct/direct.h"
 
 struct direct;
 
-/* The graph solver's storage, sized for any subset of m's links (0, or -1 on OOM); freed by
- * direct_graph_destroy. symbolic 1: stops after the symbolic analysis (direct_estimate). */
-int direct_graph_create(struct direct *d, const struct model *m, int symbolic);
+/* The graph solver's storage, sized for any subset of m's links (DIRECT_OK, or why not);
+ * freed by direct_graph_destroy. symbolic 1: stops after the symbolic analysis
+ * (direct_estimate). */
+enum direct_status direct_graph_create(struct direct *d, const struct model *m, int symbolic);
+
+/* After the order refused m's links as invalid: the first body whose own links AMD refuses,
+ * or -1. */
+long direct_graph_invalid_body(const struct model *m);
 
 /* The costliest body's factorisation, from the symbolic analysis direct_graph_create made of
  * the system with every distance link. */

@@ -265,78 +265,171 @@ void direct_ldl_solve(const struct direct *d, size_t c, double *x)
 }
 
 /* Whether L's column j + 1 (< j1) has column j's pattern less its first row, j + 1 (the
- * elimination tree's parent of j, whose pattern holds the rest of j's): then the forward
- * pass updates each row once for both columns, in the order column by column would. */
+ * elimination tree's parent of j, whose pattern holds the rest of j's): then j and j + 1 are
+ * in one supernode, and a pass over the rows below it serves all its columns. */
 static inline int twin(const struct direct *d, size_t j, size_t j1)
 {
     return j + 1 < j1 && d->bcount[j] == d->bcount[j + 1] + 1 && d->li[d->blp[j]] == j + 1;
 }
 
+/* The most columns of a supernode solved in one pass: their values stay in registers (sixteen
+ * under AVX); a wider supernode is taken in pieces of this many from its first column. */
+#define SUPER_MAX 8
+
+/* One unknown's three values and its zero, one AVX register (two SSE ones elsewhere). */
+typedef double quad __attribute__((vector_size(32)));
+#define LOAD4(q, p) memcpy(&(q), (p), sizeof(quad))
+#define STORE4(p, q) memcpy((p), &(q), sizeof(quad))
+
+/* The forward pass (L) over columns j..j + k - 1 of one supernode: their values in registers,
+ * each updated by the earlier ones, then each row below the supernode (its last column's
+ * rows) read and written once. Every value takes its subtractions in column order, as the
+ * column-by-column pass would: the bits are a scalar solve's. */
+BLOCK void forward_super(const struct direct *d, double *restrict x, size_t j, int k)
+{
+    const size_t *blp = d->blp;
+    const double *restrict lx = d->lx;
+    quad y[SUPER_MAX];
+    const double *l[SUPER_MAX];
+#pragma GCC unroll 8
+    for (int i = 0; i < k; i++) {
+        LOAD4(y[i], x + 4 * (j + (size_t)i));
+        l[i] = lx + blp[j + (size_t)i] + (size_t)(k - 1 - i);
+    }
+#pragma GCC unroll 8
+    for (int i = 0; i < k; i++)
+#pragma GCC unroll 8
+        for (int t = i + 1; t < k; t++)
+            y[t] -= lx[blp[j + (size_t)i] + (size_t)(t - i - 1)] * y[i];
+#pragma GCC unroll 8
+    for (int i = 1; i < k; i++)
+        STORE4(x + 4 * (j + (size_t)i), y[i]);
+    const size_t q0 = blp[j + (size_t)k - 1], n = blp[j + (size_t)k] - q0;
+    const uint32_t *restrict rows = d->li + q0;
+    for (size_t q = 0; q < n; q++) {
+        double *xr = x + 4 * (size_t)rows[q];
+        quad v;
+        LOAD4(v, xr);
+#pragma GCC unroll 8
+        for (int i = 0; i < k; i++)
+            v -= l[i][q] * y[i];
+        STORE4(xr, v);
+    }
+}
+
+/* The backward pass (D^-1, then L^T) over the same columns: each column's sum over the rows
+ * below the supernode, all of them in one read of those rows, then from the last column down
+ * the supernode's own rows, in row order. A column's subtractions are not in the scalar order
+ * (which takes its own supernode's rows first), so the bits are a scalar solve's only up to
+ * round-off. */
+BLOCK void backward_super(const struct direct *d, double *restrict x, size_t j, int k)
+{
+    const size_t *blp = d->blp;
+    const double *restrict lx = d->lx;
+    quad s[SUPER_MAX];
+    const double *l[SUPER_MAX];
+#pragma GCC unroll 8
+    for (int i = 0; i < k; i++) {
+        const double id = 1.0 / d->bdfac[BLOCK_FACTOR * (j + (size_t)i) + 9];
+        LOAD4(s[i], x + 4 * (j + (size_t)i));
+        s[i] = s[i] * id;
+        l[i] = lx + blp[j + (size_t)i] + (size_t)(k - 1 - i);
+    }
+    const size_t q0 = blp[j + (size_t)k - 1], n = blp[j + (size_t)k] - q0;
+    const uint32_t *restrict rows = d->li + q0;
+    for (size_t q = 0; q < n; q++) {
+        quad v;
+        LOAD4(v, x + 4 * (size_t)rows[q]);
+#pragma GCC unroll 8
+        for (int i = 0; i < k; i++)
+            s[i] -= l[i][q] * v;
+    }
+#pragma GCC unroll 8
+    for (int i = k - 1; i >= 0; i--) {
+#pragma GCC unroll 8
+        for (int t = i + 1; t < k; t++)
+            s[i] -= lx[blp[j + (size_t)i] + (size_t)(t - i - 1)] * s[t];
+        STORE4(x + 4 * (j + (size_t)i), s[i]);
+    }
+}
+
+/* Runs pass (forward_super or backward_super) on k columns from j, k a constant in each case
+ * so that the columns' values stay in registers. */
+#define SUPER_CASES(pass, d, x, j, k)                                                              \
+    switch (k) {                                                                                   \
+    case 1:                                                                                        \
+        pass(d, x, j, 1);                                                                          \
+        break;                                                                                     \
+    case 2:                                                                                        \
+        pass(d, x, j, 2);                                                                          \
+        break;                                                                                     \
+    case 3:                                                                                        \
+        pass(d, x, j, 3);                                                                          \
+        break;                                                                                     \
+    case 4:                                                                                        \
+        pass(d, x, j, 4);                                                                          \
+        break;                                                                                     \
+    case 5:                                                                                        \
+        pass(d, x, j, 5);                                                                          \
+        break;                                                                                     \
+    case 6:                                                                                        \
+        pass(d, x, j, 6);                                                                          \
+        break;                                                                                     \
+    case 7:                                                                                        \
+        pass(d, x, j, 7);                                                                          \
+        break;                                                                                     \
+    default:                                                                                       \
+        pass(d, x, j, SUPER_MAX);                                                                  \
+        break;                                                                                     \
+    }
+
 /* The fixed matrix's solve (gdims 1) on three right-hand sides interleaved in a stride of four
- * (x[4 j + i], the fourth lane zero): one pass over L serves all three, their values in
- * registers, each point's values two aligned pairs of lanes (a stride of three split a third
- * of the pairs across 16 bytes and stalled the scatter on them), and D^-1 folded into the
- * pass over L^T. Each lane adds in the scalar order, so the bits are a scalar solve's. */
-static void solve3(const struct direct *d, size_t c, double *restrict x)
+ * (x[4 j + i], the fourth lane zero): one pass over L serves all three, each unknown's values
+ * one vector, supernode by supernode (a run of twin columns, in pieces of SUPER_MAX: from its
+ * first column forward, from its last backward, so that a supernode of two is one piece both
+ * ways, as it was), D^-1 folded into the pass over L^T. */
+BLOCK void solve3_super(const struct direct *d, size_t c, double *restrict x)
 {
     const size_t j0 = d->gcomp_pfirst[c], j1 = d->gcomp_pfirst[c + 1];
-    const size_t *blp = d->blp;
-    const uint32_t *restrict li = d->li;
-    const double *restrict lx = d->lx;
-    pair *restrict v = (pair *)__builtin_assume_aligned(x, 16);
-    for (size_t j = j0; j < j1; j++) {
-        const pair y01 = v[2 * j], y2 = v[2 * j + 1];
-        size_t q = blp[j];
-        if (twin(d, j, j1)) { /* column j + 1 is the rest of column j: one pass for both */
-            const double *l1 = lx + blp[j + 1] - (q + 1);
-            v[2 * j + 2] -= lx[q] * y01;
-            v[2 * j + 3] -= lx[q] * y2;
-            const pair z01 = v[2 * j + 2], z2 = v[2 * j + 3];
-            for (q++; q < blp[j + 1]; q++) {
-                pair *vi = v + 2 * (size_t)li[q];
-                vi[0] = vi[0] - lx[q] * y01 - l1[q] * z01;
-                vi[1] = vi[1] - lx[q] * y2 - l1[q] * z2;
-            }
-            j++;
-            continue;
-        }
-        for (; q < blp[j + 1]; q++) {
-            pair *vi = v + 2 * (size_t)li[q];
-            const double l = lx[q];
-            vi[0] -= l * y01;
-            vi[1] -= l * y2;
-        }
+    for (size_t j = j0; j < j1;) {
+        size_t e = j + 1;
+        while (twin(d, e - 1, j1))
+            e++;
+        for (; j < e; j += SUPER_MAX)
+            SUPER_CASES(forward_super, d, x, j, e - j < SUPER_MAX ? (int)(e - j) : SUPER_MAX)
+        j = e;
     }
-    for (size_t j = j1; j-- > j0;) {
-        const double id = 1.0 / d->bdfac[BLOCK_FACTOR * j + 9];
-        pair s01 = v[2 * j] * id, s2 = v[2 * j + 1] * id;
-        if (j > j0 && twin(d, j - 1, j1)) { /* j - 1's rows too, j's own last */
-            const double ih = 1.0 / d->bdfac[BLOCK_FACTOR * (j - 1) + 9];
-            const double *l1 = lx + blp[j - 1] + 1 - blp[j];
-            pair t01 = v[2 * j - 2] * ih, t2 = v[2 * j - 1] * ih;
-            for (size_t q = blp[j]; q < blp[j + 1]; q++) {
-                const pair *vi = v + 2 * (size_t)li[q];
-                s01 -= lx[q] * vi[0];
-                s2 -= lx[q] * vi[1];
-                t01 -= l1[q] * vi[0];
-                t2 -= l1[q] * vi[1];
-            }
-            v[2 * j] = s01;
-            v[2 * j + 1] = s2;
-            v[2 * j - 2] = t01 - lx[blp[j - 1]] * s01;
-            v[2 * j - 1] = t2 - lx[blp[j - 1]] * s2;
-            j--;
-            continue;
+    for (size_t e = j1; e > j0;) {
+        size_t b = e - 1;
+        while (b > j0 && twin(d, b - 1, j1))
+            b--;
+        for (size_t top = e; top > b;) {
+            const size_t j = top - b > SUPER_MAX ? top - SUPER_MAX : b;
+            SUPER_CASES(backward_super, d, x, j, (int)(top - j))
+            top = j;
         }
-        for (size_t q = blp[j]; q < blp[j + 1]; q++) {
-            const pair *vi = v + 2 * (size_t)li[q];
-            const double l = lx[q];
-            s01 -= l * vi[0];
-            s2 -= l * vi[1];
-        }
-        v[2 * j] = s01;
-        v[2 * j + 1] = s2;
+        e = b;
     }
+}
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+/* The same with each unknown's four lanes in one AVX register, on processors that have it:
+ * the same operations in the same order, so the same bits. */
+__attribute__((target("avx"))) static void solve3_avx(const struct direct *d, size_t c, double *x)
+{
+    solve3_super(d, c, x);
+}
+#endif
+
+static void solve3(const struct direct *d, size_t c, double *x)
+{
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    if (__builtin_cpu_supports("avx")) {
+        solve3_avx(d, c, x);
+        return;
+    }
+#endif
+    solve3_super(d, c, x);
 }
 
 /* The same for two (2D). */

@@ -198,8 +198,11 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
     if (size <= gc->converged && !contacts_changed)
         return; /* at round-off already: a step would only stir it */
     /* A factor that no longer contracts is renewed, unless what the Gauss-Seidel pass moved
-     * since the last iteration accounts for the residual: no factor would help then. */
-    if (!gc->factored || contacts_changed ||
+     * since the last iteration accounts for the residual: no factor would help then. A
+     * substep's only iteration has no later one to see whether a kept factor contracts, so
+     * it renews it (kept over steps at one iteration a step, the cloths diverged). */
+    const int only = d->last && gc->last_residual == INFINITY;
+    if (!gc->factored || only || contacts_changed ||
         (size > gc->refactor_floor && size > REFACTOR_RATIO * gc->last_residual &&
          d->gs_moved < size)) {
         FOR_GRAPH_LINKS(d, m, c, l, {
