@@ -130,11 +130,35 @@ static void relax(const struct constraint_ctx *cx0, const struct model *m, struc
     }
 }
 
+/* The collision pass inside a global iteration, and the contacts it shares with the solve of
+ * bodies with loops (solver/direct/direct.h): before the pass, which contacts the solve holds
+ * (their friction is the solve's); after it, every resting contact's tangent plane and
+ * friction, rows of the next solves. */
+static void collide_global(const struct model *m, struct state *s)
+{
+    struct direct *d = s->cache->direct;
+    const uint32_t *touched;
+    size_t n = collide_touched(s, &touched);
+    for (size_t k = 0; k < n; k++)
+        collide_contact_held(s, touched[k], direct_contact_held(d, touched[k]));
+    collide_pass(m, s);
+    n = collide_touched(s, &touched);
+    for (size_t k = 0; k < n; k++) {
+        const uint32_t i = touched[k];
+        vec3 nrm;
+        double off;
+        struct friction f;
+        if (collide_contact_plane(m, s, i, &nrm, &off, &f))
+            direct_contact(d, i, nrm, off, s->xprev[i], f);
+    }
+}
+
 /* solver.global: each iteration is one global solve of the links the direct projection owns
  * (solver/direct/direct.h), then one Gauss-Seidel pass over everything else in the order above: the
  * links it leaves (tethers, soft links under verlet/pbd) in link order, welds, angles, areas,
- * shapes, collisions on their schedule. Its multipliers then stand in for the links' XPBD
- * ones (tension, break_force). */
+ * shapes, collisions on their schedule (whose contacts with bodies with loops become rows of
+ * the next solves). Its multipliers then stand in for the links' XPBD ones (tension,
+ * break_force). */
 static void relax_global(const struct constraint_ctx *cx, const struct model *m, struct state *s,
                          double h)
 {
@@ -148,7 +172,7 @@ static void relax_global(const struct constraint_ctx *cx, const struct model *m,
         distance_relax_list(cx, m, s, left, nleft);
         relax_families(cx, m, s, 1);
         if (collide_due(m, it))
-            collide_pass(m, s);
+            collide_global(m, s);
     }
     direct_multipliers(s->cache->direct, s->link_lambda);
 }

@@ -38,6 +38,8 @@ struct contact {
     double dn;     /* the normal displacement the contact has removed in this substep (its
                       normal impulse times h / m): what bounds friction, m */
     vec3 fric;     /* the friction offset the projections have applied this substep, m */
+    double off;    /* n . x where the latest push left the point: its tangent plane, m */
+    int held;      /* 1 while a global solve holds it, friction included (collide_contact_held) */
 };
 
 /* Points tested together in the broad phase: a body's range, or a list (loose points). */
@@ -278,6 +280,7 @@ static void collide_point(const struct model *m, struct state *s, size_t k, size
         w->touched[w->ntouched++] = (uint32_t)i;
         c->fric = v3(0, 0, 0);
         c->dn = 0.0;
+        c->held = 0;
     }
     if (c->obstacle != (long)k) {
         c->obstacle = (long)k;
@@ -294,6 +297,7 @@ static void collide_point(const struct model *m, struct state *s, size_t k, size
         c->dn += depth;
     }
     c->n = n;
+    c->off = v3_dot(n, x);
     s->x[i] = x;
 }
 
@@ -326,7 +330,7 @@ static void contact_project(const struct model *m, struct state *s, uint32_t i)
             c->dn += c->lift - y;
         }
     }
-    if (o->friction.stat > 0.0) {
+    if (o->friction.stat > 0.0 && !c->held) {
         const vec3 fric = friction_offset(&o->friction, c, v3_sub(v3_sub(x, c->fric), s->xprev[i]));
         x = v3_add(x, v3_sub(fric, c->fric));
         c->fric = fric;
@@ -359,6 +363,30 @@ void collide_pass(const struct model *m, struct state *s)
     }
     for (size_t k = 0; k < w->ntouched; k++)
         contact_project(m, s, w->touched[k]);
+}
+
+size_t collide_touched(const struct state *s, const uint32_t **points)
+{
+    const struct collide_work *w = s->cache->collide;
+    *points = w ? w->touched : NULL;
+    return w ? w->ntouched : 0;
+}
+
+int collide_contact_plane(const struct model *m, const struct state *s, uint32_t i, vec3 *n,
+                          double *off, struct friction *f)
+{
+    const struct contact *c = &s->cache->collide->contacts[i];
+    if (c->obstacle < 0 || c->lift > 0.0)
+        return 0; /* a bounce leaves the surface: no resting contact to hold */
+    *n = c->n;
+    *off = c->off;
+    *f = m->obstacles[c->obstacle].friction;
+    return 1;
+}
+
+void collide_contact_held(struct state *s, uint32_t i, int held)
+{
+    s->cache->collide->contacts[i].held = held;
 }
 
 /* Velocities only: the positions are the ones the iterations left. The tangential velocity

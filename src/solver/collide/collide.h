@@ -39,6 +39,21 @@ void collide_begin(const struct model *m, struct state *s);
  * or above the height its bounce reaches at the end of the substep. */
 void collide_pass(const struct model *m, struct state *s);
 
+/* The points that have touched an obstacle in this substep (*points, in the order they first
+ * did); valid until the next collide_pass or collide_begin. */
+size_t collide_touched(const struct state *s, const uint32_t **points);
+
+/* Touched point i's resting contact as the half-space n . x >= off (the tangent plane where
+ * the latest push left it, n towards the free side) and its obstacle's friction: 1, or 0 for
+ * a point that bounces off. */
+int collide_contact_plane(const struct model *m, const struct state *s, uint32_t i, vec3 *n,
+                          double *off, struct friction *f);
+
+/* Whether a global solve now holds touched point i on its contact, friction included
+ * (solver/direct/direct.h): the pass then leaves its friction to the solve, and still pushes
+ * it out of whatever it has entered. */
+void collide_contact_held(struct state *s, uint32_t i, int held);
+
 /* After the iterations: for each point that touched an obstacle, sets its velocity (and
  * previous position) and leaves its position: the tangential part is what friction left of
  * the displacement; along the normal, a bounce's velocity, or for a resting contact only

@@ -12,6 +12,7 @@
 #include "solver/pool.h"
 #include "solver/direct/fixed.h"
 #include "solver/direct/graph.h"
+#include "solver/direct/contact.h"
 #include "solver/direct/internal.h"
 #include "solver/direct/newton.h"
 #include "solver/direct/search.h"
@@ -114,6 +115,8 @@ static struct direct *create(const struct model *m, int symbolic, enum direct_st
     d->dlam = alloc_array(nl, sizeof *d->dlam);
     d->gpoint = alloc_array(np, sizeof *d->gpoint);
     d->graph_link = alloc_array(nl, sizeof *d->graph_link);
+    if (m->nobstacles > 0 && !symbolic && !(d->contact = calloc(np + 1, sizeof *d->contact)))
+        goto fail;
     if (!d->adj_first || !d->adj_link || !d->owner || !d->leftover || !d->is_free || !d->alpha ||
         !d->lambda || !d->n || !d->len || !d->xpred || !d->xlast || !d->xstart || !d->order ||
         !d->parent || !d->parent_link || !d->npins || !d->pin_link || !d->tindex || !d->tparent ||
@@ -216,6 +219,7 @@ void direct_destroy(struct direct *d)
     free(d->scratch);
     pool_destroy(d->pool);
     free(d->graph_link);
+    free(d->contact);
     direct_graph_destroy(d);
     free(d);
 }
@@ -419,6 +423,7 @@ void direct_begin(struct direct *d, const vec3 *x, const vec3 *xstart, int other
     if (others || d->ngpoint) /* only they read where the last iteration left the points */
         memcpy(d->xlast, x, d->npoints * sizeof *x);
     direct_newton_begin(d);
+    direct_contact_begin(d, xstart);
     for (size_t c = 0; c < d->ntcomp; c++) {
         d->tcomp_kkt[c] = INFINITY; /* a new prediction: nothing measured yet */
         d->tcomp_pending[c] = 0;

@@ -82,6 +82,19 @@ const uint32_t *direct_leftover(const struct direct *d, size_t *n);
 /* Copies the multipliers of the links it owns into lambda[nlinks] (N s^2, < 0 in tension). */
 void direct_multipliers(const struct direct *d, double *lambda);
 
+/* Contacts inside the solve of bodies with loops (solver/direct/newton.c): point p touches an
+ * obstacle whose tangent plane n . x >= off holds it (n towards the free side), with Coulomb
+ * friction f relative to from, where the point started the substep. The solve keeps it as
+ * inequality rows, active while the normal force pushes: three rows that hold the point where
+ * it started (projected on the plane) while the tangential force stays within mu_s times the
+ * normal one, else one normal row and mu_k times its force against the slip. Handed over in
+ * each substep; one not handed over in a whole substep is dropped. Points outside such
+ * bodies: ignored. */
+void direct_contact(struct direct *d, uint32_t p, vec3 n, double off, vec3 from, struct friction f);
+
+/* Whether point p's contact is a row of the solve now: its friction is then the solve's. */
+int direct_contact_held(const struct direct *d, uint32_t p);
+
 /* The counters. */
 const struct direct_stats *direct_get_stats(const struct direct *d);
 

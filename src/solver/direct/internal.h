@@ -43,6 +43,23 @@ struct fixed_link {
     double wm;          /* w over the mean mass of its free ends */
 };
 
+/* A contact of a graph point with an obstacle, as solver/direct/newton.c's active-set rows: the
+ * half-space n . x >= off that the collision pass handed over, with the obstacle's Coulomb
+ * friction (solver/direct/contact.c). */
+struct direct_contact {
+    vec3 n;           /* normal towards the free side */
+    double off;       /* the plane's offset, m */
+    vec3 hold;        /* where a sticking contact holds the point: its substep start on the plane */
+    double stat, dyn; /* mu_s, mu_k */
+    vec3 lam;         /* the force it applies, N s^2 (normal part >= 0: it only pushes) */
+    vec3 dlam;        /* the last step's part of it */
+    vec3 slide;       /* sliding: the unit direction of the friction force */
+    vec3 nf;          /* the normal the current factor was made with */
+    unsigned char age;  /* 0: none; 1: renewed in this substep; 2: last substep's, a candidate */
+    unsigned char row;  /* 0: no row; 1: a normal row (sliding); 2: three rows (sticking) */
+    unsigned char frow; /* row when the current factor was made */
+};
+
 /* A component with loops between iterations. */
 struct graph_comp {
     int factored;          /* 1 while the factor may serve the next iteration */
@@ -152,6 +169,7 @@ struct direct {
     uint32_t *li;                   /* [max nnz(L)] */
     double *lx;                     /* [max nnz(L)] L */
     size_t entry_cap, l_cap;        /* room in ai and li/lx */
+    struct direct_contact *contact; /* [npoints] by point (solver/direct/contact.c) */
     double gs_moved; /* the most Gauss-Seidel moved a graph point since the last iteration, m */
     /* The factor in blocks of a point's unknowns (solver/direct/ldl.c), by point rank j (the
      * index into gpoint): L's column j is the blocks li[blp[j]..] (row ranks) of
@@ -169,6 +187,13 @@ struct direct {
 static inline int direct_in_system(const struct direct *d, uint32_t p)
 {
     return d->uidx[p] != UINT32_MAX;
+}
+
+/* Component i of point p's step in the graphs' last solve, held in rhs (0 for a pinned point
+ * or z in 2D). */
+static inline double direct_step_of(const struct direct *d, uint32_t p, int i)
+{
+    return direct_in_system(d, p) && i < d->dims ? d->rhs[d->uidx[p] + (uint32_t)i] : 0.0;
 }
 
 /* Runs body for each link l of graph component c once (lk_: the link), from its end a, or from

@@ -6,7 +6,8 @@
  * only, a penalty whose error the next iteration's residual corrects, so the fixed point is the
  * exact one; their multipliers' step is cleared of self-stress (redundant links). A factor is kept
  * across iterations and steps while the iteration still contracts, as a simplified Newton method:
- * the fixed point depends only on the residuals, never on the matrix. */
+ * the fixed point depends only on the residuals, never on the matrix; and renewed whenever the
+ * contacts' rows (solver/direct/contact.c) change. */
 #define _POSIX_C_SOURCE 200809L /* core/stop.h: struct sigaction */
 #include "solver/direct/newton.h"
 
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "core/stop.h"
+#include "solver/direct/contact.h"
 #include "solver/direct/graph.h"
 #include "solver/direct/internal.h"
 #include "solver/direct/ldl.h"
@@ -46,7 +48,8 @@ static double link_a(const struct direct *d, const struct model *m, uint32_t l, 
 /* Component c's links at x: direction, length, C + a l, tension stiffness and penalty; each
  * point's diagonal block of H in kacc and its right-hand side -g - J^T A^-1 c in rhs.
  * Returns the residual's size in metres, max(|W g|, |C + a l|). */
-static double assemble(struct direct *d, const struct model *m, size_t c, const vec3 *x, double ih2)
+static double assemble(struct direct *d, const struct model *m, size_t c, const vec3 *x, double ih2,
+                       int *contacts_changed)
 {
     const int dim = d->dims;
     double size = 0.0;
@@ -96,6 +99,7 @@ static double assemble(struct direct *d, const struct model *m, size_t c, const 
             }
         }
     }
+    size = fmax(size, direct_contact_assemble(d, m, c, x, contacts_changed));
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
         const uint32_t p = d->gpoint[k];
         const double *g = d->racc + 3 * (size_t)p;
@@ -109,7 +113,7 @@ static double assemble(struct direct *d, const struct model *m, size_t c, const 
  * positions' part of the KKT system with the factor's matrix, whose multipliers' part the
  * step then takes from the same J_f (a factor kept over iterations is a simplified Newton
  * method of the whole KKT system, never a mix of two). */
-static void right_side(struct direct *d, const struct model *m, size_t c)
+static void right_side(struct direct *d, const struct model *m, size_t c, const vec3 *x)
 {
     const int dim = d->dims;
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
@@ -127,12 +131,7 @@ static void right_side(struct direct *d, const struct model *m, size_t c)
                 d->rhs[d->uidx[lk_->a] + (uint32_t)i] += f;
         }
     })
-}
-
-/* Component i of point p's step in the last solve (0 for a pinned point or z in 2D). */
-static double step_of(const struct direct *d, uint32_t p, int i)
-{
-    return direct_in_system(d, p) && i < d->dims ? d->rhs[d->uidx[p] + (uint32_t)i] : 0.0;
+    direct_contact_rhs(d, m, x, c);
 }
 
 /* The measures of component c at x + alpha dx, l + alpha dl (racc is their g's scratch). */
@@ -145,19 +144,20 @@ static struct direct_measure graph_measure(struct direct *d, const struct model 
         const double mass = 1.0 / m->inv_mass[p];
         double *g = d->racc + 3 * (size_t)p;
         for (int i = 0; i < 3; i++) {
-            const double e = v3_comp(x[p], i) + alpha * step_of(d, p, i) - v3_comp(d->xpred[p], i);
+            const double e =
+                v3_comp(x[p], i) + alpha * direct_step_of(d, p, i) - v3_comp(d->xpred[p], i);
             g[i] = mass * e;
             r.f += 0.5 * mass * e * e;
         }
     }
     FOR_GRAPH_LINKS(d, m, c, l, {
         vec3 xa = x[lk_->a], xb = x[lk_->b];
-        xa = v3_add(
-            xa, v3_scale(v3(step_of(d, lk_->a, 0), step_of(d, lk_->a, 1), step_of(d, lk_->a, 2)),
-                         alpha));
-        xb = v3_add(
-            xb, v3_scale(v3(step_of(d, lk_->b, 0), step_of(d, lk_->b, 1), step_of(d, lk_->b, 2)),
-                         alpha));
+        xa = v3_add(xa, v3_scale(v3(direct_step_of(d, lk_->a, 0), direct_step_of(d, lk_->a, 1),
+                                    direct_step_of(d, lk_->a, 2)),
+                                 alpha));
+        xb = v3_add(xb, v3_scale(v3(direct_step_of(d, lk_->b, 0), direct_step_of(d, lk_->b, 1),
+                                    direct_step_of(d, lk_->b, 2)),
+                                 alpha));
         const vec3 v = v3_sub(xb, xa);
         const double len = v3_len(v), lam = d->lambda[l] + alpha * d->dlam[l];
         const vec3 n = len > 0.0 ? v3_scale(v, 1.0 / len) : v3(1, 0, 0);
@@ -171,6 +171,7 @@ static struct direct_measure graph_measure(struct direct *d, const struct model 
                 d->racc[3 * (size_t)lk_->a + (size_t)i] += v3_comp(n, i) * lam;
         }
     })
+    direct_contact_measure(d, m, c, x, alpha, &r.kkt, &r.c1);
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
         const uint32_t p = d->gpoint[k];
         const double *g = d->racc + 3 * (size_t)p, w = m->inv_mass[p];
@@ -197,7 +198,7 @@ static void drop_self_stress(struct direct *d, const struct model *m, size_t c)
     const int dim = d->dims;
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
         const uint32_t p = d->gpoint[k];
-        d->dx[p] = v3(step_of(d, p, 0), step_of(d, p, 1), step_of(d, p, 2));
+        d->dx[p] = v3(direct_step_of(d, p, 0), direct_step_of(d, p, 1), direct_step_of(d, p, 2));
         for (int i = 0; i < dim; i++)
             d->rhs[d->uidx[p] + (uint32_t)i] = 0.0;
     }
@@ -216,7 +217,8 @@ static void drop_self_stress(struct direct *d, const struct model *m, size_t c)
             continue;
         double jy = 0.0;
         for (int i = 0; i < dim; i++)
-            jy += v3_comp(d->nf[l], i) * (step_of(d, lk_->b, i) - step_of(d, lk_->a, i));
+            jy += v3_comp(d->nf[l], i) *
+                  (direct_step_of(d, lk_->b, i) - direct_step_of(d, lk_->a, i));
         d->dlam[l] = jy / d->laf[l];
     })
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
@@ -249,27 +251,29 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
                               double ih2, int move)
 {
     struct graph_comp *gc = &d->gcomp_state[c];
-    const double size = assemble(d, m, c, x, ih2);
-    if (size <= gc->converged)
+    int contacts_changed = 0;
+    const double size = assemble(d, m, c, x, ih2, &contacts_changed);
+    if (size <= gc->converged && !contacts_changed)
         return; /* at round-off already: a step would only stir it */
     /* A factor that no longer contracts is renewed, unless what the Gauss-Seidel pass moved
      * since the last iteration accounts for the residual: no factor would help then. A
      * substep's only iteration has no later one to see whether a kept factor contracts, so
      * it renews it (kept over steps at one iteration a step, the cloths diverged). */
     const int only = d->last && gc->last_residual == INFINITY;
-    if (!gc->factored || only ||
+    if (!gc->factored || only || contacts_changed ||
         (size > gc->refactor_floor && size > REFACTOR_RATIO * gc->last_residual &&
          d->gs_moved < size)) {
         FOR_GRAPH_LINKS(d, m, c, l, {
             d->nf[l] = d->n[l];
             d->laf[l] = d->la[l];
         })
+        direct_contact_factored(d, c);
         gc->factored = direct_ldl_factor(d, m, c) == 0;
         if (!gc->factored)
             return; /* a signal: the run stops after this step */
     }
     gc->last_residual = size;
-    right_side(d, m, c);
+    right_side(d, m, c, x);
     direct_ldl_solve(d, c, d->rhs);
     const int dim = d->dims;
     /* dl = -(c + J_f dx) / a_f, link by link, from the points' steps */
@@ -277,18 +281,20 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
     FOR_GRAPH_LINKS(d, m, c, l, {
         double jdx = 0.0;
         for (int i = 0; i < dim; i++)
-            jdx += v3_comp(d->nf[l], i) * (step_of(d, lk_->b, i) - step_of(d, lk_->a, i));
+            jdx += v3_comp(d->nf[l], i) *
+                   (direct_step_of(d, lk_->b, i) - direct_step_of(d, lk_->a, i));
         d->dlam[l] = -(d->lc[l] + jdx) / d->laf[l];
     })
     drop_self_stress(d, m, c);
     FOR_GRAPH_LINKS(d, m, c, l, { mu = fmax(mu, fabs(d->lambda[l] + d->dlam[l])); })
+    direct_contact_step(d, m, x, c);
     double alpha = 1.0;
     if (move && d->last) {
         const struct direct_measure r0 = graph_measure(d, m, c, x, 0.0, ih2);
         for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
             const uint32_t p = d->gpoint[k];
             for (int i = 0; i < dim; i++)
-                fslope += (v3_comp(x[p], i) - v3_comp(d->xpred[p], i)) * step_of(d, p, i) /
+                fslope += (v3_comp(x[p], i) - v3_comp(d->xpred[p], i)) * direct_step_of(d, p, i) /
                           m->inv_mass[p];
         }
         struct direct_merit mt = {d->last, r0.kkt, -2.0 * r0.kkt, PENALTY * mu, 0.0};
@@ -300,10 +306,12 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
     }
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1] && move; k++) {
         const uint32_t p = d->gpoint[k];
-        x[p] =
-            v3_add(x[p], v3_scale(v3(step_of(d, p, 0), step_of(d, p, 1), step_of(d, p, 2)), alpha));
+        x[p] = v3_add(x[p], v3_scale(v3(direct_step_of(d, p, 0), direct_step_of(d, p, 1),
+                                        direct_step_of(d, p, 2)),
+                                     alpha));
     }
     FOR_GRAPH_LINKS(d, m, c, l, { d->lambda[l] += alpha * d->dlam[l]; })
+    direct_contact_update(d, c, alpha);
 }
 
 void direct_newton_component(struct direct *d, const struct model *m, size_t c, vec3 *x, double h,
