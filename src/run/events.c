@@ -474,6 +474,7 @@ static void apply_teleport(struct events *e, struct state *s, const struct event
         if (pin->point >= first && pin->point < first + count && pin->motion != MOTION_KEYFRAMES)
             pin->at = v3_add(pin->at, ev->v);
     }
+    e->changed |= SOLVER_CHANGED_MOVED;
     log_row(e, s, LOG_TELEPORT, -1, point_column(ev), -1, NAN, NAN);
 }
 

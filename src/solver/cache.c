@@ -64,6 +64,8 @@ void solver_cache_changed(struct solver_cache *c, const struct model *m, const u
     }
     if ((what & SOLVER_CHANGED_FREE) && c->direct)
         direct_analyse(c->direct, m, alive);
+    if ((what & SOLVER_CHANGED_MOVED) && c->direct)
+        direct_contact_forget(c->direct);
     if (c->momentum && (what & (SOLVER_CHANGED_LINKS | SOLVER_CHANGED_ENDS | SOLVER_CHANGED_FREE)))
         momentum_changed(c->momentum, m, alive);
 }

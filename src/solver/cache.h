@@ -33,6 +33,8 @@ enum solver_change {
     SOLVER_CHANGED_ENDS = 1 << 1,  /* the points a link joins (a cut): adjacency rebuilt */
     SOLVER_CHANGED_FREE = 1 << 2,  /* which links live or which points are free (breaks, cuts,
                                       pins, releases): the direct projection's bodies */
+    SOLVER_CHANGED_MOVED = 1 << 3, /* points moved by an event (teleport): the contacts the
+                                      direct projection carries to the next substep are stale */
 };
 
 /* The caches for a state of m whose live links are alive[]; NULL when out of memory. */

@@ -40,6 +40,7 @@ struct contact {
     vec3 fric;     /* the friction offset the projections have applied this substep, m */
     double off;    /* n . x where the latest push left the point: its tangent plane, m */
     int held;      /* 1 while a global solve holds it, friction included (collide_contact_held) */
+    int several;   /* 1 once a second obstacle has pushed it in this substep */
 };
 
 /* Points tested together in the broad phase: a body's range, or a list (loose points). */
@@ -281,8 +282,10 @@ static void collide_point(const struct model *m, struct state *s, size_t k, size
         c->fric = v3(0, 0, 0);
         c->dn = 0.0;
         c->held = 0;
+        c->several = 0;
     }
     if (c->obstacle != (long)k) {
+        c->several |= c->obstacle >= 0;
         c->obstacle = (long)k;
         c->surf = x;
         c->y0 = v3_dot(v3_sub(s->xprev[i], x), n);
@@ -376,8 +379,8 @@ int collide_contact_plane(const struct model *m, const struct state *s, uint32_t
                           double *off, struct friction *f)
 {
     const struct contact *c = &s->cache->collide->contacts[i];
-    if (c->obstacle < 0 || c->lift > 0.0)
-        return 0; /* a bounce leaves the surface: no resting contact to hold */
+    if (c->obstacle < 0 || c->lift > 0.0 || c->several)
+        return 0; /* a bounce leaves the surface, and between two obstacles the pass decides */
     *n = c->n;
     *off = c->off;
     *f = m->obstacles[c->obstacle].friction;

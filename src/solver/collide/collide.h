@@ -45,7 +45,8 @@ size_t collide_touched(const struct state *s, const uint32_t **points);
 
 /* Touched point i's resting contact as the half-space n . x >= off (the tangent plane where
  * the latest push left it, n towards the free side) and its obstacle's friction: 1, or 0 for
- * a point that bounces off. */
+ * a point that bounces off or that two obstacles pushed in this substep (one plane would be
+ * the one and then the other pass after pass, each fighting the other obstacle's push). */
 int collide_contact_plane(const struct model *m, const struct state *s, uint32_t i, vec3 *n,
                           double *off, struct friction *f);
 

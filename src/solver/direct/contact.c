@@ -40,6 +40,13 @@ int direct_contact_held(const struct direct *d, uint32_t p)
     return d->contact && direct_in_system(d, p) && d->contact[p].age > 0 && d->contact[p].row;
 }
 
+void direct_contact_forget(struct direct *d)
+{
+    for (size_t p = 0; d->contact && p < d->npoints; p++)
+        d->contact[p].age =
+            0; /* direct_contact_begin clears it; frow still names the factor's rows */
+}
+
 void direct_contact_begin(struct direct *d, const vec3 *xstart)
 {
     if (!d->contact)

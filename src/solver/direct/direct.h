@@ -95,6 +95,11 @@ void direct_contact(struct direct *d, uint32_t p, vec3 n, double off, vec3 from,
 /* Whether point p's contact is a row of the solve now: its friction is then the solve's. */
 int direct_contact_held(const struct direct *d, uint32_t p);
 
+/* Points were moved by something other than a step (a teleport): the contacts are dropped at
+ * the next substep rather than carried over, since their planes no longer hold where the points
+ * now are (one below its last plane would be lifted back onto it). */
+void direct_contact_forget(struct direct *d);
+
 /* The counters. */
 const struct direct_stats *direct_get_stats(const struct direct *d);
 
