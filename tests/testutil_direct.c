@@ -5,6 +5,8 @@
 #include <stdlib.h>
 
 #include "scenario/build/build.h"
+#include "solver/solver.h"
+#include "testutil.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -85,6 +87,40 @@ fail:
     free(top);
     model_destroy(c);
     return NULL;
+}
+
+struct model *tu_truss_2d(void)
+{
+    struct model *m = tu_model_of(tu_cloth(6, 0.5, 2));
+    if (!m)
+        return NULL;
+    m->global = 1;
+    m->npins = 1; /* the other top corner becomes free: the truss swings about the first */
+    m->inv_mass[5] = 36.0;
+    return m;
+}
+
+double tu_step_newton_fixed(struct model *m, struct state *newton, struct state *fixed,
+                            int fixed_iterations)
+{
+    m->global_matrix = MATRIX_NEWTON;
+    m->iterations = 40;
+    solver_step(m, newton);
+    m->global_matrix = MATRIX_FIXED;
+    m->iterations = fixed_iterations;
+    solver_step(m, fixed);
+    double gap = 0.0;
+    for (size_t p = 0; p < m->npoints; p++)
+        gap = fmax(gap, v3_dist(newton->x[p], fixed->x[p]));
+    return gap;
+}
+
+double tu_max_moved(const struct model *m, const struct state *st)
+{
+    double moved = 0.0;
+    for (size_t p = 0; p < m->npoints; p++)
+        moved = fmax(moved, v3_dist(st->x[p], m->x0[p]));
+    return moved;
 }
 
 double tu_max_strain(const struct model *m, const struct state *st)

@@ -23,6 +23,20 @@ struct model *tu_arc_chain(size_t n, double span, double length, double dt, doub
  * pins: a row pinned straight between its ends cannot carry a load with rigid links. */
 struct model *tu_curtain(int n, double sp, int hanging);
 
+/* A 6 x 6 cloth in the xy plane, 0.5 m across, whose shear links make it a truss (110 links on
+ * 35 free points), pinned at one top corner only, so it swings down under gravity. Rigid
+ * links, pbd, solver.global on. */
+struct model *tu_truss_2d(void);
+
+/* One step of `newton` under the Newton at 40 iterations and of `fixed` under the fixed matrix
+ * at fixed_iterations, both on m (its matrix and iteration count are left as the fixed
+ * step's); the largest distance between their points after it, m. */
+double tu_step_newton_fixed(struct model *m, struct state *newton, struct state *fixed,
+                            int fixed_iterations);
+
+/* The largest distance of st's points from where they started, m. */
+double tu_max_moved(const struct model *m, const struct state *st);
+
 /* The largest |length / rest - 1| over st's links that still hold. */
 double tu_max_strain(const struct model *m, const struct state *st);
 
