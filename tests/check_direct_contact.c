@@ -155,7 +155,6 @@ END_TEST
  * members: 1, 2 and 3 threads give the same bytes every step, contacts included. */
 START_TEST(test_threads_same_bytes)
 {
-    struct state *st[3] = {NULL, NULL, NULL};
     m = tu_load("{'catena': 1, 'dimensions': 3, 'time': {'dt': 0.008333333333333333, "
                 "'steps': 90}, 'solver': {'method': 'xpbd', 'iterations': 10, 'global': true}, "
                 "'bodies': [{'type': 'cloth', 'name': 'a', 'rows': 8, 'cols': 8, 'size': [0.8, "
@@ -166,19 +165,7 @@ START_TEST(test_threads_same_bytes)
                 "'center': [0, 0.4, 0], 'radius': 0.3, 'friction': 0.3}, {'type': 'sphere', "
                 "'center': [3, 0.4, 0], 'radius': 0.3, 'friction': 0.3}]}");
     ck_assert_ptr_nonnull(m);
-    for (int t = 0; t < 3; t++) {
-        m->threads = t + 1;
-        st[t] = state_create(m);
-        ck_assert_ptr_nonnull(st[t]);
-    }
-    for (long k = 0; k < m->steps; k++)
-        for (int t = 0; t < 3; t++) {
-            solver_step(m, st[t]);
-            if (t > 0)
-                ck_assert_mem_eq(st[t]->x, st[0]->x, m->npoints * sizeof *st[0]->x);
-        }
-    for (int t = 0; t < 3; t++)
-        state_destroy(st[t]);
+    tu_assert_threads_same_bytes(m, m->steps);
 }
 END_TEST
 

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "scenario/scenario.h"
+#include "solver/solver.h"
+#include "solver/state.h"
 #include "testutil.h"
 
 char *dir;
@@ -70,4 +72,22 @@ struct model *tu_load(const char *fmt, ...)
     struct scenario *sc = vload(fmt, ap);
     va_end(ap);
     return tu_model_of(sc);
+}
+
+void tu_assert_threads_same_bytes(struct model *m, long steps)
+{
+    struct state *st[3];
+    for (int t = 0; t < 3; t++) {
+        m->threads = t + 1;
+        st[t] = state_create(m);
+        ck_assert_ptr_nonnull(st[t]);
+    }
+    for (long k = 0; k < steps; k++)
+        for (int t = 0; t < 3; t++) {
+            solver_step(m, st[t]);
+            if (t > 0)
+                ck_assert_mem_eq(st[t]->x, st[0]->x, m->npoints * sizeof *st[0]->x);
+        }
+    for (int t = 0; t < 3; t++)
+        state_destroy(st[t]);
 }

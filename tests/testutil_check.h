@@ -26,4 +26,8 @@ int tu_run(Suite *s);
 struct scenario *tu_load_scenario(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 struct model *tu_load(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Steps m `steps` times in three states made with 1, 2 and 3 threads, side by side, failing
+ * the test unless the three hold the same positions, byte for byte, after every step. */
+void tu_assert_threads_same_bytes(struct model *m, long steps);
+
 #endif

@@ -100,6 +100,15 @@ struct model *tu_truss_2d(void)
     return m;
 }
 
+int tu_newton_fixed_states(struct model *m, struct state **newton, struct state **fixed)
+{
+    m->global_matrix = MATRIX_NEWTON;
+    *newton = state_create(m);
+    m->global_matrix = MATRIX_FIXED;
+    *fixed = state_create(m);
+    return *newton && *fixed ? 0 : -1;
+}
+
 double tu_step_newton_fixed(struct model *m, struct state *newton, struct state *fixed,
                             int fixed_iterations)
 {

@@ -28,6 +28,10 @@ struct model *tu_curtain(int n, double sp, int hanging);
  * links, pbd, solver.global on. */
 struct model *tu_truss_2d(void);
 
+/* Two states of m, *newton made under the Newton and *fixed under the fixed matrix, which m
+ * then names; 0, or -1 when either could not be made. */
+int tu_newton_fixed_states(struct model *m, struct state **newton, struct state **fixed);
+
 /* One step of `newton` under the Newton at 40 iterations and of `fixed` under the fixed matrix
  * at fixed_iterations, both on m (its matrix and iteration count are left as the fixed
  * step's); the largest distance between their points after it, m. */
