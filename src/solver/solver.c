@@ -237,6 +237,15 @@ void solver_step(const struct model *m, struct state *s)
  * factorisation reaches here (solver/direct/graph.c). */
 #define FACTOR_RATE 1e9
 
+/* "body 'NAME'" for body b of m, in out; `none` when b < 0. */
+static const char *body_label(const struct model *m, long b, const char *none, char out[96])
+{
+    if (b < 0)
+        return none;
+    snprintf(out, 96, "body '%.64s'", m->bodies[b].name);
+    return out;
+}
+
 /* Why the direct projection's set-up failed, in err. */
 static int setup_failed(const struct model *m, enum direct_status status, long body,
                         struct catena_error *err)
@@ -247,13 +256,13 @@ static int setup_failed(const struct model *m, enum direct_status status, long b
                          "ordering indexes (2^31 - 1 points, 2^30 links); solve them by "
                          "Gauss-Seidel (solver.global: false)",
                          m->npoints, m->nlinks);
+    char label[96];
     if (status == DIRECT_ORDER_INVALID)
         return error_set(err, CATENA_EFAIL,
                          "solver.global: internal error: SuiteSparse's AMD ordering refused the "
-                         "links of %s%.64s%s as invalid input (AMD_INVALID); this is a bug in "
-                         "catena, please report it with the scenario",
-                         body >= 0 ? "body '" : "", body >= 0 ? m->bodies[body].name : "the model",
-                         body >= 0 ? "'" : "");
+                         "links of %s as invalid input (AMD_INVALID); this is a bug in catena, "
+                         "please report it with the scenario",
+                         body_label(m, body, "the model", label));
     return error_set(err, CATENA_EFAIL,
                      "solver.global: out of memory ordering and estimating the direct projection "
                      "of %zu points and %zu links (SuiteSparse's AMD or its arrays); solve them "
@@ -271,16 +280,13 @@ int solver_check(const struct model *m, struct catena_error *err)
         return setup_failed(m, status, e.body, err);
     if (e.flops <= m->global_limit)
         return CATENA_OK;
-    char body[96];
-    if (e.body >= 0)
-        snprintf(body, sizeof body, "body '%.64s'", m->bodies[e.body].name);
-    else
-        snprintf(body, sizeof body, "the points outside bodies");
+    char label[96];
     return error_set(err, CATENA_EINPUT,
                      "solver.global: %s: one factorisation of its links would take %.2g "
                      "operations (about %.2g s) and %.0f MB, past solver.global_limit (%.2g); "
                      "solve it by Gauss-Seidel (solver.global: false) or raise the limit",
-                     body, e.flops, e.flops / FACTOR_RATE, e.entries * 12.0 / 1e6, m->global_limit);
+                     body_label(m, e.body, "the points outside bodies", label), e.flops,
+                     e.flops / FACTOR_RATE, e.entries * 12.0 / 1e6, m->global_limit);
 }
 
 long solver_find_diverged(const struct state *s)

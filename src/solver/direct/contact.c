@@ -40,11 +40,11 @@ int direct_contact_held(const struct direct *d, uint32_t p)
     return d->contact && direct_in_system(d, p) && d->contact[p].age > 0 && d->contact[p].row;
 }
 
+/* Age 0: direct_contact_begin clears the contact; frow still names the factor's rows. */
 void direct_contact_forget(struct direct *d)
 {
     for (size_t p = 0; d->contact && p < d->npoints; p++)
-        d->contact[p].age =
-            0; /* direct_contact_begin clears it; frow still names the factor's rows */
+        d->contact[p].age = 0;
 }
 
 void direct_contact_begin(struct direct *d, const vec3 *xstart)
@@ -182,18 +182,12 @@ void direct_contact_rhs(struct direct *d, const struct model *m, const vec3 *x, 
     })
 }
 
-/* Point p's step in the last solve. */
-static vec3 point_step(const struct direct *d, uint32_t p)
-{
-    return v3(direct_step_of(d, p, 0), direct_step_of(d, p, 1), direct_step_of(d, p, 2));
-}
-
 void direct_contact_step(struct direct *d, const struct model *m, const vec3 *x, size_t c)
 {
     FOR_CONTACTS(d, c, p, {
         if (!ct_->frow)
             continue;
-        const vec3 dx = point_step(d, p);
+        const vec3 dx = direct_step(d, p);
         const vec3 v = violation(ct_, ct_->nf, x[p]);
         vec3 r = v3_add(v, ct_->row == 2 ? dx : v3_scale(ct_->nf, v3_dot(ct_->nf, dx)));
         ct_->dlam = v3_scale(r, -1.0 / contact_a(m, p));
@@ -218,7 +212,7 @@ void direct_contact_measure(struct direct *d, const struct model *m, size_t c, c
         const double w = m->inv_mass[p];
         if (!ct_->frow)
             continue;
-        const vec3 y = v3_add(x[p], v3_scale(point_step(d, p), alpha));
+        const vec3 y = v3_add(x[p], v3_scale(direct_step(d, p), alpha));
         const vec3 v = violation(ct_, ct_->n, y);
         const vec3 f = contact_force(ct_, v3_add(ct_->lam, v3_scale(ct_->dlam, alpha)), y, w);
         *kkt += v3_dot(v, v);

@@ -196,6 +196,12 @@ static inline double direct_step_of(const struct direct *d, uint32_t p, int i)
     return direct_in_system(d, p) && i < d->dims ? d->rhs[d->uidx[p] + (uint32_t)i] : 0.0;
 }
 
+/* Point p's step in the graphs' last solve, as a vector. */
+static inline vec3 direct_step(const struct direct *d, uint32_t p)
+{
+    return v3(direct_step_of(d, p, 0), direct_step_of(d, p, 1), direct_step_of(d, p, 2));
+}
+
 /* Runs body for each link l of graph component c once (lk_: the link), from its end a, or from
  * b when a is pinned. */
 #define FOR_GRAPH_LINKS(d, m, c, l, ...)                                                           \

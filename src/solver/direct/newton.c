@@ -152,12 +152,8 @@ static struct direct_measure graph_measure(struct direct *d, const struct model 
     }
     FOR_GRAPH_LINKS(d, m, c, l, {
         vec3 xa = x[lk_->a], xb = x[lk_->b];
-        xa = v3_add(xa, v3_scale(v3(direct_step_of(d, lk_->a, 0), direct_step_of(d, lk_->a, 1),
-                                    direct_step_of(d, lk_->a, 2)),
-                                 alpha));
-        xb = v3_add(xb, v3_scale(v3(direct_step_of(d, lk_->b, 0), direct_step_of(d, lk_->b, 1),
-                                    direct_step_of(d, lk_->b, 2)),
-                                 alpha));
+        xa = v3_add(xa, v3_scale(direct_step(d, lk_->a), alpha));
+        xb = v3_add(xb, v3_scale(direct_step(d, lk_->b), alpha));
         const vec3 v = v3_sub(xb, xa);
         const double len = v3_len(v), lam = d->lambda[l] + alpha * d->dlam[l];
         const vec3 n = len > 0.0 ? v3_scale(v, 1.0 / len) : v3(1, 0, 0);
@@ -198,7 +194,7 @@ static void drop_self_stress(struct direct *d, const struct model *m, size_t c)
     const int dim = d->dims;
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1]; k++) {
         const uint32_t p = d->gpoint[k];
-        d->dx[p] = v3(direct_step_of(d, p, 0), direct_step_of(d, p, 1), direct_step_of(d, p, 2));
+        d->dx[p] = direct_step(d, p);
         for (int i = 0; i < dim; i++)
             d->rhs[d->uidx[p] + (uint32_t)i] = 0.0;
     }
@@ -306,9 +302,7 @@ static void iterate_component(struct direct *d, const struct model *m, size_t c,
     }
     for (uint32_t k = d->gcomp_pfirst[c]; k < d->gcomp_pfirst[c + 1] && move; k++) {
         const uint32_t p = d->gpoint[k];
-        x[p] = v3_add(x[p], v3_scale(v3(direct_step_of(d, p, 0), direct_step_of(d, p, 1),
-                                        direct_step_of(d, p, 2)),
-                                     alpha));
+        x[p] = v3_add(x[p], v3_scale(direct_step(d, p), alpha));
     }
     FOR_GRAPH_LINKS(d, m, c, l, { d->lambda[l] += alpha * d->dlam[l]; })
     direct_contact_update(d, c, alpha);
